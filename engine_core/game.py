@@ -1,0 +1,67 @@
+"""The contract between the shared search and a game's position.
+
+A game's position subclasses :class:`SearchPosition` and overrides every method. Moves are plain
+ints below :meth:`SearchPosition.move_limit` so the search can index its history table by them.
+"""
+
+MATE = 30000
+MATE_BOUND = MATE - 1000  # scores beyond this are mates, counted in plies from the root
+NO_SCORE = -32768  # "no verdict" from rule_score
+
+
+class SearchPosition:
+    """What the search needs from a game. Scores are from the side to move's point of view."""
+
+    def key(self) -> int:
+        """Zobrist key of the position, side to move included."""
+        raise NotImplementedError
+
+    def moves(self) -> list[int]:
+        """Every pseudo-legal move; :meth:`make` rejects the illegal ones."""
+        raise NotImplementedError
+
+    def noisy_moves(self) -> list[int]:
+        """The moves quiescence search looks at (captures in xiangqi, fours in gomoku)."""
+        raise NotImplementedError
+
+    def make(self, move: int) -> bool:
+        """Play ``move``; if it is illegal, leave the position unchanged and return False."""
+        raise NotImplementedError
+
+    def unmake(self) -> None:
+        raise NotImplementedError
+
+    def make_null(self) -> None:
+        raise NotImplementedError
+
+    def unmake_null(self) -> None:
+        raise NotImplementedError
+
+    def null_ok(self) -> bool:
+        """Whether a null move is sound here (not in check, enough material to avoid zugzwang)."""
+        raise NotImplementedError
+
+    def in_check(self) -> bool:
+        raise NotImplementedError
+
+    def evaluate(self) -> int:
+        raise NotImplementedError
+
+    def rule_score(self, ply: int) -> int:
+        """A score the rules impose on this node (repetition, move limit, a five just made), else NO_SCORE."""
+        raise NotImplementedError
+
+    def no_move_score(self, ply: int) -> int:
+        """Score when the side to move has no legal move."""
+        raise NotImplementedError
+
+    def capture_order(self, move: int) -> int:
+        """Ordering score of a noisy move (MVV-LVA); 0 for quiet moves."""
+        raise NotImplementedError
+
+    def move_limit(self) -> int:
+        """One more than the largest move number."""
+        raise NotImplementedError
+
+    def move_name(self, move: int) -> str:
+        raise NotImplementedError

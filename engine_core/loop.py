@@ -1,0 +1,92 @@
+"""Protocol plumbing shared by every game: a reader thread, a line writer, and a background worker.
+
+stdin is read by one daemon thread into a queue, so a protocol handler can serve ``isready`` or
+``stop`` while a search runs in a :class:`Worker` thread. stdout belongs to the protocol: only
+:meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`.
+"""
+
+import queue
+import sys
+import threading
+from typing import BinaryIO, Callable, Optional, TextIO
+
+
+def clean_line(raw: bytes) -> str:
+    """Decode one input line, tolerating CRLF, NULs and bytes that are not UTF-8.
+
+    >>> clean_line(b"position startpos\\r\\n")
+    'position startpos'
+    >>> clean_line(b"go \\xff\\x00depth 3\\n")
+    'go \\ufffd depth 3'
+    """
+    text = raw.decode("utf-8", errors="replace").replace("\x00", " ")
+    return " ".join(text.split()) if "\t" in text or "  " in text else text.strip()
+
+
+class Channel:
+    """Line-based I/O of one protocol session."""
+
+    def __init__(self, inp: Optional[BinaryIO] = None, out: Optional[TextIO] = None) -> None:
+        self._inp: BinaryIO = inp if inp is not None else sys.stdin.buffer
+        self._out: TextIO = out if out is not None else sys.stdout
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lock = threading.Lock()
+        self._pushback: list[str] = []
+        self._reader: Optional[threading.Thread] = None
+
+    def start(self, first: Optional[str] = None) -> None:
+        """Start the reader thread; ``first`` is a line already read (protocol detection)."""
+        if first is not None:
+            self._pushback.append(first)
+        self._reader = threading.Thread(target=self._read, name="stdin", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self._inp:
+                self._lines.put(clean_line(raw))
+        except (OSError, ValueError) as exc:
+            self.log(f"input closed: {exc}")
+        self._lines.put(None)
+
+    def get(self, timeout: Optional[float] = None) -> Optional[str]:
+        """The next line, None at end of input; raises queue.Empty after ``timeout`` seconds."""
+        if self._pushback:
+            return self._pushback.pop(0)
+        return self._lines.get(timeout=timeout)
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            try:
+                self._out.write(line + "\n")
+                self._out.flush()
+            except (OSError, ValueError):
+                pass  # the GUI went away; the reader will see EOF and end the session
+
+    def log(self, message: str) -> None:
+        try:
+            sys.stderr.write(message + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+class Worker:
+    """Runs one job at a time in a background thread (a search, a ponder)."""
+
+    def __init__(self) -> None:
+        self._thread: Optional[threading.Thread] = None
+
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, job: Callable[[], None]) -> None:
+        self.join()
+        self._thread = threading.Thread(target=job, name="search", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: Optional[float] = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if not self._thread.is_alive():
+                self._thread = None

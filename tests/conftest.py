@@ -1,0 +1,121 @@
+"""Shared test helpers: the reference folder and a pipe-driven session with the installed ``sanqi``."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import queue
+from typing import Optional
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+REFERENCE = ROOT.parent / "shared" / "reference"
+
+
+def sanqi_command() -> list[str]:
+    """The engine under test: $SANQI_EXE (a built executable) or the installed ``sanqi``."""
+    exe = os.environ.get("SANQI_EXE")
+    if exe:
+        return [exe]
+    found = shutil.which("sanqi")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "engine_core"]
+
+
+class Session:
+    """An engine process driven line by line over pipes."""
+
+    def __init__(self, args: Optional[list[str]] = None, cmd: Optional[list[str]] = None) -> None:
+        self.proc = subprocess.Popen(
+            (cmd or sanqi_command()) + (args or []),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+        )
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, text: str | bytes) -> None:
+        data = text if isinstance(text, bytes) else (text + "\n").encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float = 10.0) -> Optional[str]:
+        line = self.lines.get(timeout=timeout)
+        if line is not None:
+            self.seen.append(line)
+        return line
+
+    def expect(self, prefix: str, timeout: float = 10.0) -> tuple[str, list[str]]:
+        """Read until a line starting with ``prefix``; returns it and the lines before it."""
+        before: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {prefix!r} within {timeout}s; got {before}")
+            try:
+                line = self.read(left)
+            except queue.Empty:
+                raise AssertionError(f"no {prefix!r} within {timeout}s; got {before}") from None
+            if line is None:
+                raise AssertionError(f"engine closed output before {prefix!r}; got {before}")
+            if line.startswith(prefix):
+                return line, before
+            before.append(line)
+
+    def quiet(self, wait: float = 0.3) -> list[str]:
+        """Lines that arrive within ``wait`` seconds."""
+        got: list[str] = []
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            try:
+                line = self.read(max(0.01, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            got.append(line)
+        return got
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def session_factory():
+    made: list[Session] = []
+
+    def make(args: Optional[list[str]] = None, cmd: Optional[list[str]] = None) -> Session:
+        s = Session(args, cmd)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
