@@ -32,7 +32,12 @@ def load_protocol(name: str) -> Any:
 def detect(first: str) -> Optional[Any]:
     """The protocol class that claims ``first`` as its opening line, if any."""
     for ep in sorted(_group("sanqi.protocols").values(), key=lambda e: e.name):
-        cls = ep.load()
+        try:
+            cls = ep.load()
+        except ImportError as exc:
+            # One broken game must not take the others down with it.
+            sys.stderr.write(f"sanqi: protocol {ep.name} unavailable: {exc}\n")
+            continue
         if cls.detect(first):
             return cls
     return None
