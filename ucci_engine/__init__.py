@@ -1,0 +1,1 @@
+"""Xiangqi: board, move generation, evaluation, and the UCCI and UCI adapters."""

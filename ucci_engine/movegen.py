@@ -1,0 +1,103 @@
+"""Pseudo-legal move generation and attack detection on a 90-square board.
+
+Pure functions over the board list, so the search can call them without attribute look-ups.
+A move that leaves its own king attacked (including facing the enemy king on an open file) is
+filtered later by :meth:`ucci_engine.position.Position.make`.
+"""
+
+from ucci_engine.tables import (
+    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
+    KNIGHT_STEPS, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
+)
+
+
+def generate(board: list[int], squares: list[int], side: int, captures_only: bool) -> list[int]:
+    """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
+    own = OWN[side]
+    out: list[int] = []
+    for sq in squares:
+        kind = board[sq] & 7
+        base = sq << 7
+        if kind == ROOK:
+            for ray in RAYS[sq]:
+                for to in ray:
+                    q = board[to]
+                    if q == 0:
+                        if not captures_only:
+                            out.append(base | to)
+                    else:
+                        if not own[q]:
+                            out.append(base | to)
+                        break
+        elif kind == CANNON:
+            for ray in RAYS[sq]:
+                screened = False
+                for to in ray:
+                    q = board[to]
+                    if not screened:
+                        if q == 0:
+                            if not captures_only:
+                                out.append(base | to)
+                        else:
+                            screened = True
+                    elif q != 0:
+                        if not own[q]:
+                            out.append(base | to)
+                        break
+        elif kind == KNIGHT:
+            for to, leg in KNIGHT_STEPS[sq]:
+                if board[leg] == 0:
+                    q = board[to]
+                    if (q != 0 or not captures_only) and not own[q]:
+                        out.append(base | to)
+        elif kind == PAWN:
+            for to in PAWN_STEPS[side][sq]:
+                q = board[to]
+                if (q != 0 or not captures_only) and not own[q]:
+                    out.append(base | to)
+        elif kind == BISHOP:
+            for to, eye in BISHOP_STEPS[sq]:
+                if board[eye] == 0:
+                    q = board[to]
+                    if (q != 0 or not captures_only) and not own[q]:
+                        out.append(base | to)
+        else:
+            for to in (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]):
+                q = board[to]
+                if (q != 0 or not captures_only) and not own[q]:
+                    out.append(base | to)
+    return out
+
+
+def attacked(board: list[int], sq: int, by: int) -> bool:
+    """Is ``sq`` attacked by side ``by``? A king on the same open file counts (the flying general)."""
+    enemy = by << 3
+    rook, cannon, king = enemy | ROOK, enemy | CANNON, enemy | KING
+    for ray in RAYS[sq]:
+        screened = False
+        for t in ray:
+            q = board[t]
+            if q != 0:
+                if not screened:
+                    if q == rook or q == king:
+                        return True
+                    screened = True
+                else:
+                    if q == cannon:
+                        return True
+                    break
+    knight = enemy | KNIGHT
+    for f, leg in KNIGHT_ATTACKERS[sq]:
+        if board[f] == knight and board[leg] == 0:
+            return True
+    pawn = enemy | PAWN
+    for f in PAWN_ATTACKERS[by][sq]:
+        if board[f] == pawn:
+            return True
+    return False
+
+
+def attacks_from(board: list[int], sq: int) -> list[int]:
+    """Squares holding enemy pieces that the piece on ``sq`` could capture (pseudo-legally)."""
+    side = board[sq] >> 3
+    return [m & 127 for m in generate(board, [sq], side, True)]

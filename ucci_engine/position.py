@@ -1,0 +1,448 @@
+"""A xiangqi position: board, side to move, Zobrist key, incremental score and the rules' history.
+
+>>> pos = Position.from_fen(START_FEN)
+>>> len(pos.legal_moves())
+44
+>>> pos.push_name("h2e2")
+True
+>>> pos.fen()
+'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
+"""
+
+import random
+from typing import Optional
+
+from engine_core.game import MATE, NO_SCORE, SearchPosition
+from ucci_engine.evaluate import TEMPO, piece_values
+from ucci_engine.movegen import attacked, generate
+from ucci_engine.tables import (
+    BLACK, BLACK_SIDE, CANNON, FILES, KING, KING_STEPS, KNIGHT, MOVE_LIMIT, PAWN, PIECE_LETTERS, RANKS, RED_SIDE, ROOK,
+    SQUARES, home_side, move_name, parse_move, rank_of, square,
+)
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+BAN_SCORE = 20000  # a loss by the repetition rules: worse than any material, better than mate
+DRAW_PLIES = 120  # 60 moves without a capture
+
+_LETTER_CODES = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
+
+_rng = random.Random(20261121)
+ZOBRIST: list[list[int]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
+ZOBRIST_SIDE = _rng.getrandbits(62) + 1
+
+_MVV = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
+_LVA = [0, 7, 2, 2, 4, 6, 4, 1]
+
+
+class FenError(ValueError):
+    pass
+
+
+class Position(SearchPosition):
+    def __init__(self) -> None:
+        self.board: list[int] = [0] * SQUARES
+        self.side = RED_SIDE
+        self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
+        self.kings: list[int] = [0, 0]
+        self.hash = 0
+        self.score = 0  # red's point of view
+        self.values: list[list[int]] = piece_values()
+        self.fullmove = 1
+        # One entry per ply since the base position, the base included: key, plies since a
+        # capture, whether the side to move is in check. The undo stack holds one record per move.
+        self.keys: list[int] = [0]
+        self.quiet: list[int] = [0]
+        self.checks: list[bool] = [False]
+        self.undo: list[tuple[int, int, int, int]] = []  # move, captured, its index, score before
+
+    # --- set-up -----------------------------------------------------------------------------
+
+    @staticmethod
+    def from_fen(fen: str, style: str = "normal") -> "Position":
+        pos = Position()
+        pos.values = piece_values(style)
+        pos.set_fen(fen)
+        return pos
+
+    def set_fen(self, fen: str) -> None:
+        """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed."""
+        fields = fen.split()
+        if not fields:
+            raise FenError("empty FEN")
+        rows = fields[0].split("/")
+        if len(rows) != RANKS:
+            raise FenError(f"FEN needs 10 ranks, got {len(rows)}")
+        board = [0] * SQUARES
+        for i, row in enumerate(rows):
+            rank, file = RANKS - 1 - i, 0
+            for ch in row:
+                if ch.isdigit():
+                    file += int(ch)
+                elif ch.upper() in _LETTER_CODES:
+                    if file >= FILES:
+                        raise FenError(f"rank {rank} of the FEN is longer than 9 files")
+                    board[square(file, rank)] = _LETTER_CODES[ch.upper()] | (0 if ch.isupper() else BLACK)
+                    file += 1
+                else:
+                    raise FenError(f"unknown piece letter {ch!r}")
+            if file != FILES:
+                raise FenError(f"rank {rank} of the FEN has {file} files, not 9")
+        side_field = fields[1].lower() if len(fields) > 1 else "w"
+        if side_field not in ("w", "r", "b"):
+            raise FenError(f"side to move must be w, r or b, not {fields[1]!r}")
+        kings = [[sq for sq in range(SQUARES) if board[sq] == KING | (BLACK * s)] for s in (0, 1)]
+        if len(kings[0]) != 1 or len(kings[1]) != 1:
+            raise FenError("each side needs exactly one king")
+        for s in (0, 1):
+            if not KING_STEPS[kings[s][0]] or home_side(rank_of(kings[s][0])) != s:
+                raise FenError("a king stands outside its palace")
+        for sq in range(SQUARES):
+            kind = board[sq] & 7
+            if kind == PAWN and home_side(rank_of(sq)) == board[sq] >> 3 and rank_of(sq) in ((0, 1, 2), (7, 8, 9))[board[sq] >> 3]:
+                raise FenError(f"a pawn cannot stand behind its own starting rank ({move_name(sq << 7)[:2]})")
+        self.board = board
+        self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
+        self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
+        self.kings = [kings[0][0], kings[1][0]]
+        self.fullmove = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
+        quiet = int(fields[4]) if len(fields) > 4 and fields[4].isdigit() else 0
+        self.rehash()
+        self.keys = [self.hash]
+        self.quiet = [min(quiet, DRAW_PLIES)]
+        self.checks = [attacked(board, self.kings[self.side], self.side ^ 1)]
+        self.undo = []
+        if attacked(board, self.kings[self.side ^ 1], self.side):
+            raise FenError("the side not to move is in check")
+
+    def rehash(self) -> None:
+        h, score = 0, 0
+        for sq in range(SQUARES):
+            p = self.board[sq]
+            if p:
+                h ^= ZOBRIST[p][sq]
+                score += self.values[p][sq]
+        self.hash = h ^ (ZOBRIST_SIDE if self.side else 0)
+        self.score = score
+
+    def set_style(self, style: str) -> None:
+        self.values = piece_values(style)
+        self.rehash()
+
+    def copy(self) -> "Position":
+        pos = Position()
+        pos.board = self.board[:]
+        pos.side = self.side
+        pos.pieces = [self.pieces[0][:], self.pieces[1][:]]
+        pos.kings = self.kings[:]
+        pos.hash = self.hash
+        pos.score = self.score
+        pos.values = self.values
+        pos.fullmove = self.fullmove
+        pos.keys = self.keys[:]
+        pos.quiet = self.quiet[:]
+        pos.checks = self.checks[:]
+        pos.undo = self.undo[:]
+        return pos
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def make(self, move: int) -> bool:
+        board = self.board
+        frm, to = move >> 7, move & 127
+        piece, captured = board[frm], board[to]
+        side = self.side
+        board[to] = piece
+        board[frm] = 0
+        own = self.pieces[side]
+        own[own.index(frm)] = to
+        index = -1
+        if captured:
+            theirs = self.pieces[side ^ 1]
+            index = theirs.index(to)
+            theirs.pop(index)
+        if piece & 7 == KING:
+            self.kings[side] = to
+        if attacked(board, self.kings[side], side ^ 1):
+            if piece & 7 == KING:
+                self.kings[side] = frm
+            if captured:
+                self.pieces[side ^ 1].insert(index, to)
+            own[own.index(to)] = frm
+            board[frm] = piece
+            board[to] = captured
+            return False
+        values = self.values
+        self.undo.append((move, captured, index, self.score))
+        self.score += values[piece][to] - values[piece][frm] - values[captured][to]
+        h = self.hash ^ ZOBRIST[piece][frm] ^ ZOBRIST[piece][to] ^ ZOBRIST_SIDE
+        if captured:
+            h ^= ZOBRIST[captured][to]
+        self.hash = h
+        self.side = side ^ 1
+        self.keys.append(h)
+        self.quiet.append(0 if captured else self.quiet[-1] + 1)
+        self.checks.append(attacked(board, self.kings[side ^ 1], side))
+        return True
+
+    def unmake(self) -> None:
+        move, captured, index, score = self.undo.pop()
+        self.keys.pop()
+        self.quiet.pop()
+        self.checks.pop()
+        board = self.board
+        frm, to = move >> 7, move & 127
+        side = self.side ^ 1
+        piece = board[to]
+        board[frm] = piece
+        board[to] = captured
+        own = self.pieces[side]
+        own[own.index(to)] = frm
+        if captured:
+            self.pieces[self.side].insert(index, to)
+        if piece & 7 == KING:
+            self.kings[side] = frm
+        self.side = side
+        self.score = score
+        self.hash = self.keys[-1]
+
+    def make_null(self) -> None:
+        self.undo.append((0, 0, -1, self.score))
+        self.hash ^= ZOBRIST_SIDE
+        self.side ^= 1
+        self.keys.append(self.hash)
+        # A null move breaks any repetition cycle through it.
+        self.quiet.append(0)
+        self.checks.append(False)
+
+    def unmake_null(self) -> None:
+        self.undo.pop()
+        self.keys.pop()
+        self.quiet.pop()
+        self.checks.pop()
+        self.side ^= 1
+        self.hash = self.keys[-1]
+
+    def legal_moves(self) -> list[int]:
+        out: list[int] = []
+        for m in generate(self.board, self.pieces[self.side], self.side, False):
+            if self.make(m):
+                self.unmake()
+                out.append(m)
+        return out
+
+    def is_legal(self, move: int) -> bool:
+        return move in self.legal_moves()
+
+    def push_name(self, text: str) -> bool:
+        """Play a move given as ``h2e2`` if it is legal; returns whether it was."""
+        move = parse_move(text)
+        if move < 0 or not self.is_legal(move):
+            return False
+        self.make(move)
+        if self.side == RED_SIDE:
+            self.fullmove += 1
+        return True
+
+    def perft(self, depth: int) -> int:
+        if depth == 0:
+            return 1
+        total = 0
+        for m in generate(self.board, self.pieces[self.side], self.side, False):
+            if self.make(m):
+                total += 1 if depth == 1 else self.perft(depth - 1)
+                self.unmake()
+        return total
+
+    # --- the search's contract ----------------------------------------------------------------
+
+    def key(self) -> int:
+        return self.hash
+
+    def moves(self) -> list[int]:
+        return generate(self.board, self.pieces[self.side], self.side, False)
+
+    def noisy_moves(self) -> list[int]:
+        return generate(self.board, self.pieces[self.side], self.side, True)
+
+    def in_check(self) -> bool:
+        return self.checks[-1]
+
+    def null_ok(self) -> bool:
+        # Zugzwang is real in xiangqi endings: only null-move with a rook, horse or cannon left.
+        board = self.board
+        for sq in self.pieces[self.side]:
+            kind = board[sq] & 7
+            if kind == ROOK or kind == KNIGHT or kind == CANNON:
+                return True
+        return False
+
+    def evaluate(self) -> int:
+        return (self.score if self.side == RED_SIDE else -self.score) + TEMPO
+
+    def rule_score(self, ply: int) -> int:
+        quiet = self.quiet[-1]
+        if quiet < 4:
+            return NO_SCORE
+        keys = self.keys
+        n = len(keys) - 1
+        key = keys[n]
+        i = n - 4
+        stop = n - quiet
+        while i >= stop:
+            if keys[i] == key:
+                return self.judge_cycle(n - i)
+            i -= 2
+        if quiet >= DRAW_PLIES:
+            return 0
+        return NO_SCORE
+
+    def no_move_score(self, ply: int) -> int:
+        return -MATE + ply  # stalemate loses too
+
+    def capture_order(self, move: int) -> int:
+        victim = self.board[move & 127]
+        if victim == 0:
+            return 0
+        return _MVV[victim & 7] * 8 + 8 - _LVA[self.board[move >> 7] & 7]
+
+    def move_limit(self) -> int:
+        return MOVE_LIMIT
+
+    def move_name(self, move: int) -> str:
+        return move_name(move)
+
+    # --- repetition ----------------------------------------------------------------------------
+
+    def judge_cycle(self, length: int) -> int:
+        """Score for the side to move of a position that repeats one ``length`` plies ago.
+
+        The league rule: a side that checked with every move of the cycle while the other did not
+        loses; else a side that chased the same piece with every move loses; else a draw.
+        """
+        mine_check, theirs_check = self._all_checks(length)
+        if mine_check != theirs_check:
+            return -BAN_SCORE if mine_check else BAN_SCORE
+        mine_chase, theirs_chase = self._chases(length)
+        if (mine_chase != 0) != (theirs_chase != 0):
+            return -BAN_SCORE if mine_chase else BAN_SCORE
+        return 0
+
+    def _all_checks(self, length: int) -> tuple[bool, bool]:
+        """Did each side give check with every one of its moves in the last ``length`` plies?"""
+        checks = self.checks
+        n = len(checks) - 1
+        theirs = all(checks[n - k] for k in range(0, length, 2))  # their moves led into n, n-2, …
+        mine = all(checks[n - k] for k in range(1, length, 2))
+        return mine, theirs
+
+    def _chases(self, length: int) -> tuple[int, int]:
+        """Pieces each side chased with every one of its moves in the cycle, as index masks."""
+        replay: list[int] = []
+        for _ in range(length):
+            replay.append(self.undo[-1][0])
+            self.unmake()
+        masks = [-1, -1]
+        for move in reversed(replay):
+            mover = self.side
+            self.make(move)
+            if move:
+                masks[mover] &= self._chased_by(move & 127)
+            else:
+                masks[mover] = 0
+        return masks[self.side], masks[self.side ^ 1]
+
+    def _chased_by(self, sq: int) -> int:
+        """Mask of the enemy pieces (by index in their piece list) the piece on ``sq`` chases.
+
+        A chase: a horse or cannon attacking a rook; a horse attacking an unprotected cannon or
+        crossed pawn; a cannon attacking an unprotected horse or crossed pawn; a rook attacking an
+        unprotected horse, cannon or crossed pawn. The capture must itself be legal.
+        """
+        board = self.board
+        attacker = board[sq] & 7
+        side = board[sq] >> 3
+        mask = 0
+        for m in generate(board, [sq], side, True):
+            to = m & 127
+            victim = board[to] & 7
+            crossed_pawn = victim == PAWN and home_side(rank_of(to)) == side
+            if victim == ROOK and attacker in (KNIGHT, CANNON):
+                pass
+            elif (attacker == KNIGHT and (victim == CANNON or crossed_pawn)) or (
+                attacker == CANNON and (victim == KNIGHT or crossed_pawn)
+            ) or (attacker == ROOK and (victim in (KNIGHT, CANNON) or crossed_pawn)):
+                if self._protected(to):
+                    continue
+            else:
+                continue
+            if self._legal_for(side, m):
+                mask |= 1 << self.pieces[side ^ 1].index(to)
+        return mask
+
+    def _legal_for(self, side: int, move: int) -> bool:
+        saved = self.side
+        self.side = side
+        ok = self.make(move)
+        if ok:
+            self.unmake()
+        self.side = saved
+        return ok
+
+    def _protected(self, sq: int) -> bool:
+        """Could the owner of the piece on ``sq`` legally recapture there?"""
+        owner = self.board[sq] >> 3
+        saved = self.board[sq]
+        self.board[sq] = PAWN | ((owner ^ 1) << 3)  # stand-in for the capturer
+        self.pieces[owner].remove(sq)
+        self.pieces[owner ^ 1].append(sq)
+        try:
+            recaptures = [m for m in generate(self.board, self.pieces[owner], owner, True) if m & 127 == sq]
+            return any(self._legal_for(owner, m) for m in recaptures)
+        finally:
+            self.pieces[owner ^ 1].remove(sq)
+            self.pieces[owner].append(sq)
+            self.board[sq] = saved
+
+    # --- text ------------------------------------------------------------------------------------
+
+    def fen(self) -> str:
+        rows = []
+        for rank in range(RANKS - 1, -1, -1):
+            row, gap = "", 0
+            for file in range(FILES):
+                p = self.board[square(file, rank)]
+                if p == 0:
+                    gap += 1
+                    continue
+                if gap:
+                    row += str(gap)
+                    gap = 0
+                letter = PIECE_LETTERS[p & 7]
+                row += letter if p < BLACK else letter.lower()
+            rows.append(row + (str(gap) if gap else ""))
+        side = "w" if self.side == RED_SIDE else "b"
+        return f"{'/'.join(rows)} {side} - - {self.quiet[-1]} {self.fullmove}"
+
+    def diagram(self) -> str:
+        lines = []
+        for rank in range(RANKS - 1, -1, -1):
+            cells = []
+            for file in range(FILES):
+                p = self.board[square(file, rank)]
+                letter = PIECE_LETTERS[p & 7] if p else "."
+                cells.append(letter if p < BLACK else letter.lower())
+            lines.append(f"{rank} " + " ".join(cells))
+            if rank == 5:
+                lines.append("  " + "~" * 17)
+        lines.append("  a b c d e f g h i")
+        lines.append(f"FEN: {self.fen()}")
+        lines.append(f"Key: {self.hash:016x}  Checked: {'yes' if self.checks[-1] else 'no'}")
+        return "\n".join(lines)
+
+    def outcome(self) -> Optional[str]:
+        """A finished game's result for the side to move: 'loss' (mated or stalemated), 'draw', or None."""
+        if not self.legal_moves():
+            return "loss"
+        if self.quiet[-1] >= DRAW_PLIES:
+            return "draw"
+        return None

@@ -1,0 +1,164 @@
+"""Geometry of the xiangqi board, precomputed once as lists indexed by square.
+
+Squares are ``rank * 9 + file``: file 0–8 from red's left (a–i), rank 0–9 from red's back rank,
+so ``a0`` is 0 and ``i9`` is 89. Red moves up the ranks. Move numbers are ``from << 7 | to``.
+"""
+
+KING, ADVISOR, BISHOP, KNIGHT, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
+BLACK = 8  # added to a red piece code; a piece's side is ``code >> 3``
+RED_SIDE, BLACK_SIDE = 0, 1
+PIECE_LETTERS = " KABNRCP"
+
+FILES = 9
+RANKS = 10
+SQUARES = 90
+MOVE_LIMIT = SQUARES << 7
+
+
+def square(file: int, rank: int) -> int:
+    return rank * FILES + file
+
+
+def file_of(sq: int) -> int:
+    return sq % FILES
+
+
+def rank_of(sq: int) -> int:
+    return sq // FILES
+
+
+def on_board(file: int, rank: int) -> bool:
+    return 0 <= file < FILES and 0 <= rank < RANKS
+
+
+def in_palace(file: int, rank: int) -> bool:
+    return 3 <= file <= 5 and (rank <= 2 or rank >= 7)
+
+
+def home_side(rank: int) -> int:
+    """The side whose half of the river ``rank`` lies in."""
+    return RED_SIDE if rank <= 4 else BLACK_SIDE
+
+
+def _steps(deltas: list[tuple[int, int]], keep: "list[list[bool]]") -> list[list[int]]:
+    table: list[list[int]] = []
+    for sq in range(SQUARES):
+        f, r = file_of(sq), rank_of(sq)
+        table.append(
+            [square(f + df, r + dr) for df, dr in deltas if on_board(f + df, r + dr) and keep[sq][square(f + df, r + dr)]]
+        )
+    return table
+
+
+_ORTHO = [(0, 1), (0, -1), (-1, 0), (1, 0)]
+_DIAG = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+_palace_pair = [[in_palace(file_of(a), rank_of(a)) and in_palace(file_of(b), rank_of(b)) for b in range(SQUARES)] for a in range(SQUARES)]
+
+KING_STEPS: list[list[int]] = _steps(_ORTHO, _palace_pair)
+ADVISOR_STEPS: list[list[int]] = _steps(_DIAG, _palace_pair)
+
+
+def _bishop_steps() -> list[list[tuple[int, int]]]:
+    table: list[list[tuple[int, int]]] = []
+    for sq in range(SQUARES):
+        f, r = file_of(sq), rank_of(sq)
+        moves = []
+        for df, dr in _DIAG:
+            tf, tr = f + 2 * df, r + 2 * dr
+            if on_board(tf, tr) and home_side(tr) == home_side(r):
+                moves.append((square(tf, tr), square(f + df, r + dr)))
+        table.append(moves)
+    return table
+
+
+def _knight_steps() -> list[list[tuple[int, int]]]:
+    table: list[list[tuple[int, int]]] = []
+    for sq in range(SQUARES):
+        f, r = file_of(sq), rank_of(sq)
+        moves = []
+        for df, dr in _ORTHO:  # the leg is one orthogonal step, then one diagonal step outward
+            lf, lr = f + df, r + dr
+            for sf in (-1, 1):
+                tf, tr = (lf + sf, lr + dr) if df == 0 else (lf + df, lr + sf)
+                if on_board(lf, lr) and on_board(tf, tr):
+                    moves.append((square(tf, tr), square(lf, lr)))
+        table.append(moves)
+    return table
+
+
+BISHOP_STEPS: list[list[tuple[int, int]]] = _bishop_steps()
+KNIGHT_STEPS: list[list[tuple[int, int]]] = _knight_steps()
+# (from, leg) pairs of knights that attack a square: the knight steps read backwards.
+KNIGHT_ATTACKERS: list[list[tuple[int, int]]] = [
+    [(f, leg) for f in range(SQUARES) for (t, leg) in KNIGHT_STEPS[f] if t == sq] for sq in range(SQUARES)
+]
+
+
+def _pawn_steps(side: int) -> list[list[int]]:
+    forward = 1 if side == RED_SIDE else -1
+    table: list[list[int]] = []
+    for sq in range(SQUARES):
+        f, r = file_of(sq), rank_of(sq)
+        moves = []
+        if on_board(f, r + forward):
+            moves.append(square(f, r + forward))
+        if home_side(r) != side:
+            moves += [square(f + d, r) for d in (-1, 1) if on_board(f + d, r)]
+        table.append(moves)
+    return table
+
+
+PAWN_STEPS: list[list[list[int]]] = [_pawn_steps(RED_SIDE), _pawn_steps(BLACK_SIDE)]
+# PAWN_ATTACKERS[side][sq]: squares from which a pawn of ``side`` attacks ``sq``.
+PAWN_ATTACKERS: list[list[list[int]]] = [
+    [[f for f in range(SQUARES) if sq in PAWN_STEPS[side][f]] for sq in range(SQUARES)] for side in (RED_SIDE, BLACK_SIDE)
+]
+
+
+def _rays() -> list[list[list[int]]]:
+    table: list[list[list[int]]] = []
+    for sq in range(SQUARES):
+        f, r = file_of(sq), rank_of(sq)
+        rays = []
+        for df, dr in _ORTHO:
+            ray = []
+            tf, tr = f + df, r + dr
+            while on_board(tf, tr):
+                ray.append(square(tf, tr))
+                tf, tr = tf + df, tr + dr
+            rays.append(ray)
+        table.append(rays)
+    return table
+
+
+RAYS: list[list[list[int]]] = _rays()
+
+# OWN[side][code]: is ``code`` a piece of ``side`` (False for an empty square).
+OWN: list[list[bool]] = [[0 < c < 8 for c in range(16)], [c > 8 for c in range(16)]]
+
+
+def square_name(sq: int) -> str:
+    """>>> square_name(0), square_name(89)
+    ('a0', 'i9')
+    """
+    return "abcdefghi"[file_of(sq)] + str(rank_of(sq))
+
+
+def move_name(move: int) -> str:
+    return square_name(move >> 7) + square_name(move & 127)
+
+
+def parse_move(text: str) -> int:
+    """The move number of ``h2e2``-style text, or -1 when it is not a move on the board.
+
+    >>> move_name(parse_move("h2e2"))
+    'h2e2'
+    >>> parse_move("z9a0")
+    -1
+    """
+    if len(text) != 4:
+        return -1
+    f1, r1, f2, r2 = "abcdefghi".find(text[0]), "0123456789".find(text[1]), "abcdefghi".find(text[2]), "0123456789".find(text[3])
+    if min(f1, r1, f2, r2) < 0:
+        return -1
+    return square(f1, r1) << 7 | square(f2, r2)
