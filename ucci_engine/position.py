@@ -48,6 +48,8 @@ class Position(SearchPosition):
         self.score = 0  # red's point of view
         self.values: list[list[int]] = piece_values()
         self.fullmove = 1
+        self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
+        self.salt = 0
         # One entry per ply since the base position, the base included: key, plies since a
         # capture, whether the side to move is in check. The undo stack holds one record per move.
         self.keys: list[int] = [0]
@@ -138,6 +140,8 @@ class Position(SearchPosition):
         pos.score = self.score
         pos.values = self.values
         pos.fullmove = self.fullmove
+        pos.noise = self.noise
+        pos.salt = self.salt
         pos.keys = self.keys[:]
         pos.quiet = self.quiet[:]
         pos.checks = self.checks[:]
@@ -277,7 +281,11 @@ class Position(SearchPosition):
         return False
 
     def evaluate(self) -> int:
-        return (self.score if self.side == RED_SIDE else -self.score) + TEMPO
+        score = (self.score if self.side == RED_SIDE else -self.score) + TEMPO
+        if self.noise:
+            # A fixed function of the position, so the hash table stays consistent within a search.
+            score += ((self.hash ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
+        return score
 
     def rule_score(self, ply: int) -> int:
         quiet = self.quiet[-1]

@@ -1,0 +1,246 @@
+"""The xiangqi engine behind both dialects: game state, options, and one search at a time.
+
+The protocol adapters parse commands into calls here and print what comes back; the search runs
+in a worker thread so the adapters keep serving ``isready``, ``stop`` and ``ponderhit``.
+"""
+
+import random
+import threading
+import time
+from typing import Callable, Optional
+
+from engine_core.loop import Worker
+from engine_core.search import Limits, Line, Searcher
+from engine_core.timeman import allot
+from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
+from ucci_engine.evaluate import STYLES
+from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
+from ucci_engine.tables import move_name, parse_move
+
+RANDOMNESS = {"none": 0, "tiny": 4, "small": 10, "medium": 20, "large": 40, "huge": 80}
+LEVEL_SCORE = 20  # |score| at or below this is "level": accept an offered draw
+HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is seen
+
+
+class GoRequest:
+    """A ``go`` command in milliseconds, whichever dialect it came from."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.nodes = 0
+        self.movetime = 0
+        self.time_left = -1  # -1: no clock given
+        self.increment = 0
+        self.movestogo = 0
+        self.opp_time = 0
+        self.infinite = False
+        self.ponder = False
+        self.draw_offered = False
+        self.static_only = False  # UCCI ``go depth 0``
+        self.searchmoves: list[int] = []
+
+
+class Result:
+    """What a finished search decided."""
+
+    def __init__(self, best: int, ponder: int, score: int, draw: bool, resign: bool) -> None:
+        self.best = best
+        self.ponder = ponder
+        self.score = score
+        self.draw = draw
+        self.resign = resign
+
+
+# report(depth, seldepth, multipv index, score, nodes, ms, pv names)
+InfoSink = Callable[[int, int, int, int, int, int, list[str]], None]
+DoneSink = Callable[[Optional[Result]], None]
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.tt = TransTable(16)
+        self.searcher = Searcher(self.tt)
+        self.worker = Worker()
+        self.style = "normal"
+        self.noise = 0
+        self.skill = 20
+        self.multipv = 1
+        self.overhead_ms = 30
+        self.position = Position.from_fen(START_FEN)
+        self.banned: list[int] = []
+        self._lock = threading.Lock()
+        self._hold = False  # a pondering or infinite search keeps its move until released
+        self._finished: Optional[list[Line]] = None
+        self._emitted = True
+        self._done: DoneSink = lambda result: None
+        self._draw_offered = False
+        self._rng = random.Random()
+
+    # --- options --------------------------------------------------------------------------
+
+    def set_hash(self, megabytes: int) -> None:
+        self.stop_and_wait()
+        self.tt.resize(max(1, min(megabytes, 4096)))
+
+    def clear_hash(self) -> None:
+        self.stop_and_wait()
+        self.tt.clear()
+
+    def set_style(self, style: str) -> bool:
+        if style not in STYLES:
+            return False
+        self.style = style
+        self.position.set_style(style)
+        return True
+
+    def set_randomness(self, level: str) -> bool:
+        if level not in RANDOMNESS:
+            return False
+        self.noise = RANDOMNESS[level]
+        return True
+
+    # --- the game -------------------------------------------------------------------------
+
+    def set_position(self, fen: str, moves: list[str]) -> Optional[str]:
+        """Set the game; on a bad FEN or move return the reason and keep the old position."""
+        try:
+            pos = Position.from_fen(fen, self.style)
+        except FenError as exc:
+            return f"bad FEN: {exc}"
+        for text in moves:
+            if not pos.push_name(text):
+                return f"illegal move {text!r} in position {pos.fen()}"
+        self.position = pos
+        self.banned = []
+        return None
+
+    def set_banned(self, moves: list[str]) -> Optional[str]:
+        legal = self.position.legal_moves()
+        banned = []
+        for text in moves:
+            m = parse_move(text)
+            if m not in legal:
+                return f"banmoves: {text!r} is not a legal move here"
+            banned.append(m)
+        self.banned = banned
+        return None
+
+    def perft(self, depth: int) -> int:
+        return self.position.copy().perft(depth)
+
+    def static_eval(self) -> int:
+        return self.position.evaluate()
+
+    def probe(self, fen: str, moves: list[str]) -> Optional[tuple[str, int, int, int]]:
+        """The hash entry of a position as (best move, bound, score, depth), if stored."""
+        try:
+            pos = Position.from_fen(fen, self.style)
+        except FenError:
+            return None
+        for text in moves:
+            if not pos.push_name(text):
+                return None
+        entry = self.tt.probe(pos.key())
+        if entry < 0:
+            return None
+        move = entry_move(entry)
+        return (move_name(move) if move else "", entry_bound(entry), entry_score(entry), entry_depth(entry))
+
+    # --- thinking ---------------------------------------------------------------------------
+
+    def busy(self) -> bool:
+        return self.worker.busy()
+
+    def limits_for(self, go: GoRequest) -> Limits:
+        lim = Limits()
+        lim.depth = go.depth
+        lim.nodes = go.nodes
+        lim.infinite = go.infinite
+        lim.ponder = go.ponder
+        lim.multipv = self.multipv
+        lim.root_moves = go.searchmoves
+        lim.banned = self.banned
+        if self.skill < 20:
+            lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
+        if go.movetime > 0:
+            lim.hard_ms = max(1, go.movetime - self.overhead_ms)
+            lim.soft_ms = lim.hard_ms
+        elif go.time_left >= 0:
+            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, self.overhead_ms)
+        elif go.depth == 0 and go.nodes == 0:
+            lim.infinite = True
+        return lim
+
+    def go(self, go: GoRequest, info: InfoSink, done: DoneSink) -> None:
+        """Start thinking; ``done`` gets the result once the search ends and is released."""
+        self.stop_and_wait()
+        limits = self.limits_for(go)
+        pos = self.position.copy()
+        pos.noise = max(self.noise, (20 - self.skill) * 6)
+        pos.salt = self._rng.getrandbits(62)
+        with self._lock:
+            self._hold = limits.infinite or limits.ponder
+            self._finished = None
+            self._emitted = False
+            self._done = done
+            self._draw_offered = go.draw_offered
+
+        def report(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[int]) -> None:
+            info(depth, seldepth, index, score, nodes, ms, [move_name(m) for m in pv])
+
+        def job() -> None:
+            lines = self.searcher.think(pos, limits, report)
+            with self._lock:
+                self._finished = lines
+                if not self._hold:
+                    self._emit()
+
+        self.worker.start(job)
+
+    def _emit(self) -> None:
+        """Hand the result to the protocol once (called with the lock held)."""
+        if self._emitted or self._finished is None:
+            return
+        self._emitted = True
+        lines = self._finished
+        if not lines:
+            self._done(None)
+            return
+        top = lines[0]
+        ponder = top.pv[1] if len(top.pv) > 1 else 0
+        draw = self._draw_offered and abs(top.score) <= LEVEL_SCORE
+        resign = top.score <= -HOPELESS
+        self._done(Result(top.move, ponder, top.score, draw, resign))
+
+    def stop(self) -> bool:
+        """Stop thinking and release the move; False when there was nothing to stop."""
+        with self._lock:
+            if self._emitted:
+                return False
+            self.searcher.stop()
+            self._hold = False
+            self._emit()
+        return True
+
+    def ponderhit(self, draw_offered: bool) -> None:
+        with self._lock:
+            if self._emitted:
+                return
+            self._draw_offered = self._draw_offered or draw_offered
+            self.searcher.ponderhit()
+            self._hold = self.searcher.limits.infinite
+            if not self._hold:
+                self._emit()
+
+    def stop_and_wait(self) -> None:
+        self.stop()
+        self.worker.join()
+
+    def wait(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        while self.busy() and time.monotonic() < end:
+            self.worker.join(0.05)
+
+
+def bound_name(bound: int) -> str:
+    return {EXACT: "exact", LOWER: "lowerbound", UPPER: "upperbound"}.get(bound, "")

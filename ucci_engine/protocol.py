@@ -1,0 +1,494 @@
+"""UCCI and UCI adapters: they parse commands into :class:`Engine` calls and print the replies.
+
+Both dialects share squares a0–i9 and FEN; they differ in option syntax, ``go`` arguments, score
+format and what they allow while the engine thinks. Every malformed or illegal input gets an
+``info string error …`` line and the engine keeps serving with its last valid position.
+"""
+
+from typing import Callable, Optional
+
+from engine_core import __version__
+from engine_core.build_info import build_kind
+from engine_core.game import MATE, MATE_BOUND
+from engine_core.loop import Channel
+from engine_core.search import MAX_PLY
+from ucci_engine.engine import RANDOMNESS, Engine, GoRequest, Result, bound_name
+from ucci_engine.evaluate import STYLES
+from ucci_engine.position import BAN_SCORE, START_FEN
+from ucci_engine.tables import move_name, parse_move
+
+AUTHOR = "the sanqi developers"
+TRUE_WORDS = ("true", "on", "1", "yes")
+
+
+class BadInput(ValueError):
+    """Input the engine must refuse with an error line."""
+
+
+def number(text: str, what: str, low: float, high: float) -> float:
+    """Parse a number and clamp it to [low, high]; BadInput if it is not one."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadInput(f"{what} needs a number, not {text!r}") from None
+    if value != value:
+        raise BadInput(f"{what} needs a number, not {text!r}")
+    return min(max(value, low), high)
+
+
+def split_position(words: list[str]) -> tuple[str, list[str]]:
+    """``startpos|fen F… [moves m…]`` → (FEN, moves)."""
+    if not words:
+        raise BadInput("position needs startpos or fen")
+    moves: list[str] = []
+    if "moves" in words:
+        cut = words.index("moves")
+        words, moves = words[:cut], words[cut + 1 :]
+    if words[0] == "startpos":
+        if len(words) > 1:
+            raise BadInput(f"unexpected {' '.join(words[1:])!r} after startpos")
+        return START_FEN, moves
+    if words[0] == "fen" and len(words) > 1:
+        return " ".join(words[1:]), moves
+    raise BadInput("position needs startpos or fen <FEN>")
+
+
+class Dialect:
+    """What UCCI and UCI share: the command loop, positions, thinking and perft."""
+
+    NAME = ""
+
+    def __init__(self) -> None:
+        self.engine = Engine()
+        self.chan = Channel()
+        self.running = True
+        self.commands: dict[str, Callable[[list[str]], None]] = {
+            "isready": lambda args: self.chan.send("readyok"),
+            "position": self.cmd_position,
+            "go": self.cmd_go,
+            "stop": self.cmd_stop,
+            "ponderhit": self.cmd_ponderhit,
+            "d": self.cmd_display,
+        }
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    def run(self, chan: Channel) -> None:
+        self.chan = chan
+        while self.running:
+            line = chan.get()
+            if line is None:
+                self.at_end_of_input()
+                return
+            if not line:
+                continue
+            words = line.split()
+            handler = self.commands.get(words[0])
+            if handler is None:
+                self.error(f"unknown command: {line[:80]}")
+                continue
+            if self.engine.busy() and words[0] not in self.allowed_while_thinking():
+                self.error(f"{words[0]} is not allowed while thinking; send stop first")
+                continue
+            try:
+                handler(words[1:])
+            except BadInput as exc:
+                self.error(str(exc))
+
+    def allowed_while_thinking(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def at_end_of_input(self) -> None:
+        # A pondering or infinite search would never end by itself; a timed one may finish.
+        if self.engine.busy():
+            if self.engine.searcher.limits.infinite or self.engine.searcher.pondering:
+                self.engine.stop()
+            self.engine.worker.join()
+
+    def error(self, text: str) -> None:
+        self.chan.send(f"info string error {text}")
+
+    # --- shared commands ---------------------------------------------------------------------
+
+    def cmd_position(self, args: list[str]) -> None:
+        fen, moves = split_position(args)
+        problem = self.engine.set_position(fen, moves)
+        if problem:
+            raise BadInput(problem + "; keeping the previous position")
+
+    def cmd_display(self, args: list[str]) -> None:
+        for line in self.engine.position.diagram().splitlines():
+            self.chan.send(line)
+
+    def cmd_stop(self, args: list[str]) -> None:
+        if not self.engine.stop():
+            self.when_idle_stop()
+
+    def when_idle_stop(self) -> None:
+        return None
+
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        self.engine.ponderhit(bool(args) and args[0] == "draw")
+
+    def cmd_go(self, args: list[str]) -> None:
+        if args and args[0] == "perft":
+            depth = int(number(args[1], "perft", 0, 8)) if len(args) > 1 else 1
+            self.engine.worker.start(lambda: self.perft(depth))
+            return
+        go = self.parse_go(args)
+        if go.static_only:
+            self.chan.send(f"info depth 0 score {self.engine.static_eval()}")
+            self.chan.send("nobestmove")
+            return
+        self.engine.go(go, self.info, self.done)
+
+    def perft(self, depth: int) -> None:
+        pos = self.engine.position.copy()
+        total = 0
+        for m in pos.legal_moves():
+            pos.make(m)
+            count = pos.perft(depth - 1) if depth > 0 else 1
+            pos.unmake()
+            total += count
+            self.chan.send(f"{move_name(m)}: {count}")
+        self.chan.send("")
+        self.chan.send(f"Nodes searched: {total if depth > 0 else 1}")
+
+    def parse_go(self, args: list[str]) -> GoRequest:
+        raise NotImplementedError
+
+    def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
+        raise NotImplementedError
+
+    def done(self, result: Optional[Result]) -> None:
+        raise NotImplementedError
+
+    def id_name(self) -> str:
+        return f"sanqi {__version__} ({build_kind()})"
+
+
+def _parse_keywords(args: list[str], keys: dict[str, int], flags: tuple[str, ...]) -> tuple[dict[str, str], set[str], list[str]]:
+    """Split ``go`` words into key→value, bare flags, and trailing words of the last list key."""
+    values: dict[str, str] = {}
+    seen: set[str] = set()
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in flags:
+            seen.add(word)
+            i += 1
+        elif word in keys:
+            if keys[word] == 0:  # takes every following word (UCI searchmoves)
+                j = i + 1
+                while j < len(args) and args[j] not in keys and args[j] not in flags:
+                    rest.append(args[j])
+                    j += 1
+                i = j
+            elif i + 1 < len(args):
+                values[word] = args[i + 1]
+                i += 2
+            else:
+                raise BadInput(f"go {word} needs a value")
+        else:
+            raise BadInput(f"go: unexpected {word!r}")
+    return values, seen, rest
+
+
+class UcciProtocol(Dialect):
+    """UCCI 3.0 as ElephantEye speaks it."""
+
+    NAME = "ucci"
+
+    @staticmethod
+    def detect(first: str) -> bool:
+        return first.split()[:1] == ["ucci"]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.millis = False
+        self.batch = False
+        self.debug = False
+        self.booted = False
+        self.commands.update(
+            {
+                "ucci": self.cmd_ucci,
+                "setoption": self.cmd_setoption,
+                "banmoves": self.cmd_banmoves,
+                "probe": self.cmd_probe,
+                "quit": self.cmd_quit,
+            }
+        )
+
+    def run(self, chan: Channel) -> None:
+        self.chan = chan
+        while not self.booted:  # the boot state knows only ``ucci``
+            line = chan.get()
+            if line is None:
+                return
+            if line.split()[:1] == ["ucci"]:
+                self.cmd_ucci([])
+            elif line:
+                self.error(f"send ucci first (got {line[:40]!r})")
+        super().run(chan)
+
+    def allowed_while_thinking(self) -> tuple[str, ...]:
+        return ("isready", "stop", "ponderhit", "probe", "quit", "d")
+
+    def cmd_ucci(self, args: list[str]) -> None:
+        self.booted = True
+        send = self.chan.send
+        send(f"id name {self.id_name()}")
+        send("id copyright MIT licence")
+        send(f"id author {AUTHOR}")
+        send("id user unknown")
+        send("option usemillisec type check default false")
+        send("option batch type check default false")
+        send("option debug type check default false")
+        send("option ponder type check default false")
+        send("option usebook type check default false")
+        send("option hashsize type spin min 1 max 1024 default 16")
+        send("option threads type spin min 1 max 1 default 1")
+        send("option newgame type button")
+        send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
+        send("option style type combo " + " ".join(f"var {s}" for s in STYLES) + " default normal")
+        send("ucciok")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        if args[:1] == ["name"]:  # the UCI form some drivers send
+            words = args[1:]
+            cut = words.index("value") if "value" in words else len(words)
+            name, value = " ".join(words[:cut]).lower(), " ".join(words[cut + 1 :])
+        elif args:
+            name, value = args[0].lower(), " ".join(args[1:])
+        else:
+            raise BadInput("setoption needs an option name")
+        flag = value.lower() in TRUE_WORDS
+        if name == "usemillisec":
+            self.millis = flag
+        elif name == "batch":
+            self.batch = flag
+        elif name == "debug":
+            self.debug = flag
+        elif name == "hashsize":
+            self.engine.set_hash(int(number(value, "hashsize", 1, 1024)))
+        elif name == "threads":
+            number(value, "threads", 1, 1)
+        elif name == "newgame":
+            self.engine.clear_hash()
+        elif name == "randomness":
+            if not self.engine.set_randomness(value.lower()):
+                raise BadInput(f"randomness must be one of {', '.join(RANDOMNESS)}")
+        elif name == "style":
+            if not self.engine.set_style(value.lower()):
+                raise BadInput(f"style must be one of {', '.join(STYLES)}")
+        elif name == "usebook" and flag:
+            self.chan.send("info string usebook: this version has no opening book")
+        # Other names (ponder, usebook false, idle, pruning, …) are accepted: UCCI says an
+        # unknown name is not an error.
+
+    def cmd_banmoves(self, args: list[str]) -> None:
+        problem = self.engine.set_banned(args)
+        if problem:
+            raise BadInput(problem)
+
+    def cmd_probe(self, args: list[str]) -> None:
+        fen, moves = split_position(args)
+        found = self.engine.probe(fen, moves)
+        if found is None:
+            self.chan.send("pophash")
+            return
+        move, bound, score, depth = found
+        text = "pophash" + (f" bestmove {move}" if move else "")
+        name = bound_name(bound)
+        if name in ("exact", "lowerbound"):
+            text += f" lowerbound {score} depth {depth}"
+        if name in ("exact", "upperbound"):
+            text += f" upperbound {score} depth {depth}"
+        self.chan.send(text)
+
+    def cmd_quit(self, args: list[str]) -> None:
+        self.engine.stop_and_wait()
+        self.chan.send("bye")
+        self.running = False
+
+    def when_idle_stop(self) -> None:
+        self.chan.send("nobestmove")
+
+    def parse_go(self, args: list[str]) -> GoRequest:
+        go = GoRequest()
+        keys = {k: 1 for k in ("depth", "nodes", "time", "movestogo", "increment", "opptime", "oppmovestogo", "oppincrement")}
+        values, flags, _ = _parse_keywords(args, keys, ("ponder", "draw"))
+        go.ponder = "ponder" in flags
+        go.draw_offered = "draw" in flags
+        scale = 1.0 if self.millis else 1000.0
+        if "depth" in values:
+            if values["depth"] == "infinite":
+                go.infinite = True
+            else:
+                go.depth = int(number(values["depth"], "depth", 0, MAX_PLY))
+                go.static_only = go.depth == 0
+        if "nodes" in values:
+            go.nodes = max(1, int(number(values["nodes"], "nodes", 1, 1e15)))
+        if "time" in values:
+            go.time_left = int(number(values["time"], "time", 0, 1e10) * scale)
+            go.increment = int(number(values.get("increment", "0"), "increment", 0, 1e9) * scale)
+            go.movestogo = int(number(values.get("movestogo", "0"), "movestogo", 0, 1000))
+            go.opp_time = int(number(values.get("opptime", "0"), "opptime", 0, 1e10) * scale)
+        if not values and not go.infinite:
+            go.infinite = True  # bare ``go``: think until stop
+        return go
+
+    def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
+        self.chan.send(f"info depth {depth} score {ucci_score(score)} pv {' '.join(pv)}")
+        self.chan.send(f"info time {ms} nodes {nodes}")
+
+    def done(self, result: Optional[Result]) -> None:
+        if result is None:
+            self.chan.send("nobestmove")
+            return
+        text = f"bestmove {move_name(result.best)}"
+        if result.ponder:
+            text += f" ponder {move_name(result.ponder)}"
+        if result.draw:
+            text += " draw"
+        elif result.resign:
+            text += " resign"
+        self.chan.send(text)
+
+
+def ucci_score(score: int) -> str:
+    """ElephantEye's scale: a mate in n plies is 10000 - n; a loss by repetition rules ±9800."""
+    if abs(score) > MATE_BOUND:
+        return str((10000 - (MATE - abs(score))) * (1 if score > 0 else -1))
+    if abs(score) >= BAN_SCORE - MAX_PLY:
+        return "9800" if score > 0 else "-9800"
+    return str(score)
+
+
+class UciProtocol(Dialect):
+    """UCI as Pikafish-style xiangqi GUIs speak it (squares a0–i9)."""
+
+    NAME = "uci"
+
+    @staticmethod
+    def detect(first: str) -> bool:
+        return first.split()[:1] == ["uci"]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.commands.update(
+            {
+                "uci": self.cmd_uci,
+                "setoption": self.cmd_setoption,
+                "ucinewgame": lambda args: self.engine.clear_hash(),
+                "debug": lambda args: None,
+                "register": lambda args: None,
+                "quit": self.cmd_quit,
+            }
+        )
+
+    def allowed_while_thinking(self) -> tuple[str, ...]:
+        return ("isready", "stop", "ponderhit", "quit", "d", "position", "debug")
+
+    def cmd_uci(self, args: list[str]) -> None:
+        send = self.chan.send
+        send(f"id name {self.id_name()}")
+        send(f"id author {AUTHOR}")
+        send("option name Hash type spin default 16 min 1 max 1024")
+        send("option name Threads type spin default 1 min 1 max 1")
+        send("option name Ponder type check default false")
+        send("option name MultiPV type spin default 1 min 1 max 128")
+        send("option name Move Overhead type spin default 30 min 0 max 5000")
+        send("option name Clear Hash type button")
+        send("option name Skill Level type spin default 20 min 0 max 20")
+        send("uciok")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        if args[:1] != ["name"]:
+            raise BadInput("setoption needs: name <id> [value <x>]")
+        words = args[1:]
+        cut = words.index("value") if "value" in words else len(words)
+        name, value = " ".join(words[:cut]).lower(), " ".join(words[cut + 1 :])
+        if name == "hash":
+            self.engine.set_hash(int(number(value, "Hash", 1, 1024)))
+        elif name == "threads":
+            number(value, "Threads", 1, 1)
+        elif name == "ponder":
+            return
+        elif name == "multipv":
+            self.engine.multipv = int(number(value, "MultiPV", 1, 128))
+        elif name == "move overhead":
+            self.engine.overhead_ms = int(number(value, "Move Overhead", 0, 5000))
+        elif name == "clear hash":
+            self.engine.clear_hash()
+        elif name == "skill level":
+            self.engine.skill = int(number(value, "Skill Level", 0, 20))
+        else:
+            raise BadInput(f"no such option: {' '.join(words[:cut])}")
+
+    def cmd_quit(self, args: list[str]) -> None:
+        self.engine.stop_and_wait()
+        self.running = False
+
+    def cmd_go(self, args: list[str]) -> None:
+        if self.engine.busy():
+            self.engine.stop_and_wait()
+        super().cmd_go(args)
+
+    def parse_go(self, args: list[str]) -> GoRequest:
+        go = GoRequest()
+        keys = {k: 1 for k in ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate")}
+        keys["searchmoves"] = 0
+        values, flags, moves = _parse_keywords(args, keys, ("infinite", "ponder"))
+        go.infinite = "infinite" in flags
+        go.ponder = "ponder" in flags
+        if "depth" in values:
+            go.depth = max(1, int(number(values["depth"], "depth", 1, MAX_PLY)))
+        if "mate" in values:
+            go.depth = max(go.depth, int(number(values["mate"], "mate", 1, MAX_PLY // 2)) * 2)
+        if "nodes" in values:
+            go.nodes = int(number(values["nodes"], "nodes", 1, 1e15))
+        if "movetime" in values:
+            go.movetime = int(number(values["movetime"], "movetime", 1, 1e10))
+        red = self.engine.position.side == 0
+        mine, theirs = ("wtime", "btime") if red else ("btime", "wtime")
+        if mine in values:
+            go.time_left = int(number(values[mine], mine, -1e10, 1e10))
+            go.time_left = max(go.time_left, 0)
+            go.increment = int(number(values.get("winc" if red else "binc", "0"), "increment", 0, 1e9))
+            go.movestogo = int(number(values.get("movestogo", "0"), "movestogo", 0, 1000))
+            go.opp_time = max(0, int(number(values.get(theirs, "0"), theirs, -1e10, 1e10)))
+        legal = self.engine.position.legal_moves()
+        for text in moves:
+            m = parse_move(text)
+            if m not in legal:
+                raise BadInput(f"searchmoves: {text!r} is not a legal move here")
+            go.searchmoves.append(m)
+        if not values and not go.infinite and not go.ponder and not moves:
+            go.infinite = True
+        return go
+
+    def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
+        nps = nodes * 1000 // max(ms, 1)
+        self.chan.send(
+            f"info depth {depth} seldepth {max(seldepth, depth)} multipv {index} score {uci_score(score)} "
+            f"nodes {nodes} nps {nps} hashfull {self.engine.tt.hashfull()} time {ms} pv {' '.join(pv)}"
+        )
+
+    def done(self, result: Optional[Result]) -> None:
+        if result is None:
+            self.chan.send("bestmove (none)")
+            return
+        text = f"bestmove {move_name(result.best)}"
+        if result.ponder:
+            text += f" ponder {move_name(result.ponder)}"
+        self.chan.send(text)
+
+
+def uci_score(score: int) -> str:
+    if abs(score) > MATE_BOUND:
+        plies = MATE - abs(score)
+        moves = (plies + 1) // 2
+        return f"mate {moves if score > 0 else -moves}"
+    return f"cp {score}"
