@@ -79,7 +79,7 @@ class Event:
         if self.kind == "move":
             return f"move {who} {board.names[self.frm]}-{board.names[self.to]} {RESULTS[self.result]}"
         if self.kind == "marshal":
-            return f"marshal {who} {board.names[self.frm]}"
+            return f"marshal {who} {board.names[self.frm] if self.frm >= 0 else 'none'}"
         if self.kind == "end":
             return f"gameover {team_name(board, self.seat)} {self.reason}"
         return f"{self.kind} {who} {self.reason}".rstrip()
@@ -303,3 +303,36 @@ def full_game(variant: str, lineups: list[str], rules_text: str = "") -> Game:
     for seat, text in enumerate(lineups):
         g.place(seat, parse_lineup(text))
     return g
+
+
+def parse_event(board: Board, line: str) -> Event:
+    """The inverse of :meth:`Event.text`; raises ValueError on a line that is not an event.
+
+    >>> parse_event(Board("4p"), "move E E01-C22 EAT").text(Board("4p"))
+    'move E E01-C22 EAT'
+    """
+    words = line.split()
+    if not words:
+        raise ValueError("empty event")
+    kind = words[0]
+    if kind == "gameover" and len(words) == 3:
+        team = -1
+        if words[1] != "draw":
+            seats = [board.letters.find(ch) for ch in words[1]]
+            if not seats or min(seats) < 0:
+                raise ValueError(f"unknown team {words[1]!r}")
+            team = board.team(seats[0])
+        return Event("end", team, reason=words[2])
+    if len(words) < 2 or len(words[1]) != 1 or words[1] not in board.letters:
+        raise ValueError(f"not an event: {line!r}")
+    seat = board.letters.index(words[1])
+    if kind == "move" and len(words) == 4 and words[3] in RESULTS:
+        frm, dash, to = words[2].partition("-")
+        if not dash:
+            raise ValueError(f"move {words[2]!r} is not FROM-TO")
+        return Event("move", seat, board.point(frm), board.point(to), RESULTS.index(words[3]))
+    if kind == "marshal" and len(words) == 3:
+        return Event("marshal", seat, board.point(words[2]) if words[2] != "none" else -1)
+    if kind in ("pass", "out", "flag") and len(words) == 3:
+        return Event(kind, seat, reason=words[2])
+    raise ValueError(f"not an event: {line!r}")

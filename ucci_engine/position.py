@@ -295,7 +295,7 @@ class Position(SearchPosition):
         n = len(keys) - 1
         key = keys[n]
         i = n - 4
-        stop = n - quiet
+        stop = max(n - quiet, 0)
         while i >= stop:
             if keys[i] == key:
                 return self.judge_cycle(n - i)

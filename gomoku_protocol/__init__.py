@@ -1,0 +1,1 @@
+"""Gomoku, renju and caro for sanqi: a Gomocup brain (board, rules, threat search, protocol)."""

@@ -1,0 +1,391 @@
+"""The gomoku board: stones, incremental line patterns, hashing, and the shared search's interface.
+
+Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
+neighbours are always valid indices. Moves are grid indices. Every stone updates the 20-bit line
+keys of the forty points around it; each changed key is looked up in the pattern tables, and a
+point's per-colour shape counters, scores and the threat sets (points that make a five, a four, an
+open three) follow. Unmake reverses the same steps.
+
+>>> b = Board(15, 15, 0)
+>>> for x in range(4):
+...     _ = b.make(b.index(3 + x, 7)); _ = b.make(b.index(3 + x, 9))
+>>> sorted(b.name(m) for m in b.fives[BLACK])
+['c8', 'h8']
+"""
+
+import random
+
+from engine_core.game import MATE, NO_SCORE, SearchPosition
+from gomoku_protocol import patterns as pt
+from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
+
+MARGIN = 5
+MIN_SIZE = 5
+MAX_SIZE = 22
+QUIET_MOVES = 16  # quiet candidates kept per node, best by pattern score first
+
+STYLES = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
+
+_ZOBRIST: list[int] = []
+
+
+def _zobrist(count: int) -> list[int]:
+    global _ZOBRIST
+    if len(_ZOBRIST) < count:
+        rng = random.Random(0x5A4C1)
+        _ZOBRIST = [rng.getrandbits(62) | 1 for _ in range(count)]
+    return _ZOBRIST
+
+
+def cell_bonus(c: int) -> int:
+    """What a point's combination of line shapes adds to their sum (a four-three, a double three…)."""
+    if c & 15:
+        return 100000
+    fours = pt.four_count(c)
+    if pt.flex4_count(c) or fours >= 2:
+        return 20000
+    threes = pt.three_count(c)
+    if fours and threes:
+        return 8000
+    if threes >= 2:
+        return 4000
+    return 0
+
+
+class Board(SearchPosition):
+    def __init__(self, width: int, height: int, rule: int) -> None:
+        if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+            raise ValueError(f"unsupported size {width}x{height} (sizes {MIN_SIZE}..{MAX_SIZE})")
+        self.width = width
+        self.height = height
+        self.rule = rule
+        kb, kw, renju = rule_kinds(rule)
+        self.renju = renju
+        self.kinds: list[int] = [kb, kb, kw]
+        self.stride = width + 2 * MARGIN
+        n = self.stride * (height + 2 * MARGIN)
+        self.n = n
+        s = self.stride
+        self.dirs: list[int] = [1, s, s + 1, s - 1]
+        self.cells: list[int] = [WALL] * n
+        self.points: list[int] = []
+        for y in range(height):
+            for x in range(width):
+                i = (y + MARGIN) * s + x + MARGIN
+                self.cells[i] = EMPTY
+                self.points.append(i)
+        tb = pt.table(BLACK, kb, renju)
+        self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
+        self.keys: list[int] = [0] * (4 * n)
+        self.shapes: list[list[int]] = [[], [0] * (4 * n), [0] * (4 * n)]
+        self.counts: list[list[int]] = [[], [0] * n, [0] * n]
+        self.scores: list[list[int]] = [[], [0] * n, [0] * n]
+        self.totals: list[int] = [0, 0, 0]
+        self.fives: list[set[int]] = [set(), set(), set()]
+        self.fours: list[set[int]] = [set(), set(), set()]
+        self.threes: list[set[int]] = [set(), set(), set()]
+        self.near: list[int] = [0] * n
+        self.cand: set[int] = set()
+        zob = _zobrist(4 * n + 1)
+        self.zob: list[int] = zob
+        self.side_key = zob[4 * n]
+        self.hash = 0
+        self.side = BLACK
+        self.history: list[int] = []
+        self.colors: list[int] = []  # colour of each stone in history (3 for a neutral stone)
+        self.won: list[bool] = []
+        self.stones = 0
+        self.attack = 100
+        self.defence = 90
+        for i in self.points:
+            for d in range(4):
+                step = self.dirs[d]
+                key = 0
+                for k in range(1, 6):
+                    key |= self.cells[i - k * step] << (2 * (5 - k))
+                    key |= self.cells[i + k * step] << (2 * (4 + k))
+                self.keys[d * n + i] = key
+                self._reshape(d, i)
+
+    # --- coordinates ---------------------------------------------------------------------------
+
+    def index(self, x: int, y: int) -> int:
+        return (y + MARGIN) * self.stride + x + MARGIN
+
+    def xy(self, i: int) -> tuple[int, int]:
+        return i % self.stride - MARGIN, i // self.stride - MARGIN
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def name(self, i: int) -> str:
+        """Letter for x (a = 0), number y + 1: the ``h8`` notation."""
+        x, y = self.xy(i)
+        return f"{chr(97 + x)}{y + 1}"
+
+    def set_style(self, attack: int, defence: int) -> None:
+        self.attack = attack
+        self.defence = defence
+
+    # --- incremental patterns --------------------------------------------------------------------
+
+    def _set_shape(self, color: int, j: int, i: int, new: int) -> None:
+        shapes = self.shapes[color]
+        old = shapes[j]
+        if old == new:
+            return
+        shapes[j] = new
+        dv = pt.VALUE[new] - pt.VALUE[old]
+        self.scores[color][i] += dv
+        self.totals[color] += dv
+        counts = self.counts[color]
+        oc = counts[i]
+        nc = oc + pt.COUNT[new] - pt.COUNT[old]
+        counts[i] = nc
+        if (oc & 15) != (nc & 15):
+            if nc & 15:
+                self.fives[color].add(i)
+            else:
+                self.fives[color].discard(i)
+        of = pt.four_count(oc) > 0
+        nf = pt.four_count(nc) > 0
+        if of != nf:
+            if nf:
+                self.fours[color].add(i)
+            else:
+                self.fours[color].discard(i)
+        ot = pt.three_count(oc) > 0
+        nt = pt.three_count(nc) > 0
+        if ot != nt:
+            if nt:
+                self.threes[color].add(i)
+            else:
+                self.threes[color].discard(i)
+
+    def _reshape(self, d: int, i: int) -> None:
+        j = d * self.n + i
+        key = self.keys[j]
+        self._set_shape(BLACK, j, i, self.tables[BLACK].shape(key))
+        self._set_shape(WHITE, j, i, self.tables[WHITE].shape(key))
+
+    def place(self, i: int, color: int) -> None:
+        """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
+        cells = self.cells
+        cells[i] = color
+        n = self.n
+        for d in range(4):
+            j = d * n + i
+            self._set_shape(BLACK, j, i, pt.NONE)
+            self._set_shape(WHITE, j, i, pt.NONE)
+        keys = self.keys
+        near = self.near
+        for d in range(4):
+            step = self.dirs[d]
+            base = d * n
+            for k in range(1, 6):
+                q = i - k * step
+                keys[base + q] += color << (2 * (4 + k))
+                if cells[q] == EMPTY:
+                    self._reshape(d, q)
+                q = i + k * step
+                keys[base + q] += color << (2 * (5 - k))
+                if cells[q] == EMPTY:
+                    self._reshape(d, q)
+            for k in (-2, -1, 1, 2):
+                q = i + k * step
+                near[q] += 1
+                if near[q] == 1 and cells[q] == EMPTY:
+                    self.cand.add(q)
+        self.cand.discard(i)
+        self.hash ^= self.zob[color * n + i]
+        self.stones += 1
+
+    def remove(self, i: int) -> None:
+        cells = self.cells
+        color = cells[i]
+        cells[i] = EMPTY
+        n = self.n
+        keys = self.keys
+        near = self.near
+        for d in range(4):
+            step = self.dirs[d]
+            base = d * n
+            for k in range(1, 6):
+                q = i - k * step
+                keys[base + q] -= color << (2 * (4 + k))
+                if cells[q] == EMPTY:
+                    self._reshape(d, q)
+                q = i + k * step
+                keys[base + q] -= color << (2 * (5 - k))
+                if cells[q] == EMPTY:
+                    self._reshape(d, q)
+            for k in (-2, -1, 1, 2):
+                q = i + k * step
+                near[q] -= 1
+                if near[q] == 0:
+                    self.cand.discard(q)
+            self._reshape(d, i)
+        if near[i] > 0:
+            self.cand.add(i)
+        self.hash ^= self.zob[color * n + i]
+        self.stones -= 1
+
+    # --- rules ------------------------------------------------------------------------------------
+
+    def maybe_forbidden(self, i: int) -> bool:
+        """Whether black's move on ``i`` needs the full forbidden test (the tables can't clear it)."""
+        c = self.counts[BLACK][i]
+        return (c & 15) == 0 and (pt.overline_count(c) > 0 or pt.four_count(c) >= 2 or pt.three_count(c) >= 2)
+
+    def forbidden(self, i: int) -> int:
+        """Renju: why black may not play ``i`` (3, 4 or 6), else 0. Always 0 in other rules."""
+        if not self.renju or self.cells[i] != EMPTY or not self.maybe_forbidden(i):
+            return 0
+        return forbidden_kind(self.cells, i, self.dirs)
+
+    def forbidden_points(self) -> list[int]:
+        return [i for i in self.points if self.cells[i] == EMPTY and self.forbidden(i)]
+
+    def legal(self, i: int, color: int) -> bool:
+        return self.cells[i] == EMPTY and not (color == BLACK and self.forbidden(i))
+
+    def wins_at(self, i: int, color: int) -> bool:
+        """Whether ``color`` playing the empty point ``i`` wins (checked on the raw cells)."""
+        return makes_win(self.cells, i, color, self.kinds[color], self.dirs)
+
+    def last_won(self) -> bool:
+        return len(self.won) > 0 and self.won[-1]
+
+    def full(self) -> bool:
+        return self.stones >= len(self.points)
+
+    # --- the shared search's interface ------------------------------------------------------------
+
+    def key(self) -> int:
+        return self.hash ^ self.side_key if self.side == WHITE else self.hash
+
+    def play(self, i: int, color: int) -> None:
+        """Put ``color``'s stone on ``i`` as a game move (no legality test) and pass the turn."""
+        self.won.append(color != 3 and (self.counts[color][i] & 15) != 0)
+        self.place(i, color)
+        self.history.append(i)
+        self.colors.append(color)
+        self.side = 3 - color if color != 3 else self.side
+
+    def make(self, move: int) -> bool:
+        if self.cells[move] != EMPTY:
+            return False
+        color = self.side
+        if color == BLACK and self.renju and self.maybe_forbidden(move):
+            if forbidden_kind(self.cells, move, self.dirs):
+                return False
+        self.won.append((self.counts[color][move] & 15) != 0)
+        self.place(move, color)
+        self.history.append(move)
+        self.colors.append(color)
+        self.side = 3 - color
+        return True
+
+    def unmake(self) -> None:
+        i = self.history.pop()
+        color = self.colors.pop()
+        self.won.pop()
+        self.remove(i)
+        if color != 3:
+            self.side = color
+
+    def make_null(self) -> None:
+        self.side = 3 - self.side
+
+    def unmake_null(self) -> None:
+        self.side = 3 - self.side
+
+    def null_ok(self) -> bool:
+        return False  # gomoku has no zugzwang to guard, but a pass hides every threat: unsound
+
+    def in_check(self) -> bool:
+        return len(self.fives[3 - self.side]) > 0
+
+    def rule_score(self, ply: int) -> int:
+        if self.won and self.won[-1]:
+            return -MATE + ply
+        if self.fives[self.side]:
+            return MATE - ply - 1
+        return NO_SCORE
+
+    def no_move_score(self, ply: int) -> int:
+        return 0 if self.full() else -MATE + ply
+
+    def move_limit(self) -> int:
+        return self.n
+
+    def move_name(self, move: int) -> str:
+        return self.name(move)
+
+    def order_score(self, i: int, color: int) -> int:
+        """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
+        o = 3 - color
+        own = self.scores[color][i] + cell_bonus(self.counts[color][i])
+        opp = self.scores[o][i] + cell_bonus(self.counts[o][i])
+        return own * self.attack + opp * self.defence
+
+    def capture_order(self, move: int) -> int:
+        s = self.side
+        if self.counts[s][move] >> 4 or self.counts[3 - s][move] >> 4:
+            return 1 + self.order_score(move, s) // 64
+        return 0
+
+    def threatening(self, color: int) -> bool:
+        """Whether ``color`` can make an open four or a double four with its next stone."""
+        counts = self.counts[color]
+        for i in self.fours[color]:
+            c = counts[i]
+            if pt.flex4_count(c) or pt.four_count(c) >= 2:
+                return True
+        return False
+
+    def moves(self) -> list[int]:
+        s = self.side
+        o = 3 - s
+        if self.fives[s]:
+            return [min(self.fives[s])]
+        if self.fives[o]:
+            return sorted(self.fives[o])
+        if self.threatening(o):
+            forced = self.fours[s] | self.fours[o]
+            return sorted(forced)
+        if not self.cand:
+            if self.full():
+                return []
+            return [self._centre_move()]
+        scored: list[int] = []
+        shift = 12
+        for i in self.cand:
+            scored.append((self.order_score(i, s) << shift) | i)
+        scored.sort(reverse=True)
+        out: list[int] = []
+        for v in scored[:QUIET_MOVES]:
+            out.append(v & ((1 << shift) - 1))
+        return out
+
+    def _centre_move(self) -> int:
+        best = self.index(self.width // 2, self.height // 2)
+        if self.cells[best] == EMPTY:
+            return best
+        for i in self.points:
+            if self.cells[i] == EMPTY:
+                return i
+        return best
+
+    def noisy_moves(self) -> list[int]:
+        return sorted(self.fours[self.side])
+
+    def evaluate(self) -> int:
+        s = self.side
+        o = 3 - s
+        if self.threatening(s) and not (self.renju and s == BLACK):
+            return 6000
+        score = (self.totals[s] * self.attack - self.totals[o] * self.defence) // 100
+        if self.threatening(o):
+            score -= 300
+        return max(-5000, min(5000, score + 40))

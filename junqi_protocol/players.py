@@ -1,0 +1,252 @@
+"""Baseline players: ``random`` and ``events``, yardsticks for the strong engine to come.
+
+A player learns the game only through the referee's events, exactly as an engine over a pipe does;
+the protocol front ends (``protocol.py``, ``ccgc.py``) and the referee's in-process seats all drive
+this one class.
+
+``events`` re-creates the seed engine's event-driven play as scored rules, best score wins, ties
+broken at random: capture a flag; attack where the kinds still possible promise a gain (which eats
+pieces known to be smaller, sends bombs at pieces known to be big and engineers at back-row mines);
+occupy an empty camp an enemy could reach next move; otherwise march along the shortest path to the
+nearest square that may hold an enemy flag.
+"""
+
+import random
+from typing import Optional
+
+from junqi_protocol.beliefs import Beliefs, kinds_of
+from junqi_protocol.board import HOME, Board
+from junqi_protocol.game import Event, Position, Rules
+from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE,
+                                  check_lineup, combat, lineup_text, parse_lineup, targets)
+
+STYLES = ("random", "events")
+# Rough worth of each kind to its owner: the flag is the game, engineers matter for mines.
+VALUE = (100, 80, 60, 45, 35, 25, 15, 10, 30, 20, 50, 2000)
+EVENTS_LINEUP = "gcfcgi.b.idk.kda.f.ehehigjljhj"
+
+
+def random_lineup(rng: random.Random) -> str:
+    """A uniformly shuffled army that obeys the deployment rules."""
+    kinds = [-1] * HOME
+    free = list(LINEUP_SLOTS)
+    flag = rng.choice((26, 28))
+    kinds[flag] = FLAG
+    free.remove(flag)
+    for kind, first in ((MINE, 20), (BOMB, 5)):
+        for _ in range(COUNTS[kind]):
+            s = rng.choice([s for s in free if s >= first])
+            kinds[s] = kind
+            free.remove(s)
+    rest = [k for k in range(12) for _ in range(COUNTS[k]) if k not in (FLAG, MINE, BOMB)]
+    rng.shuffle(rest)
+    for s, k in zip(free, rest):
+        kinds[s] = k
+    return lineup_text(kinds)
+
+
+def events_lineup(rng: random.Random) -> str:
+    """The events player's fixed deployment (flag behind three mines), mirrored at random."""
+    rows = [EVENTS_LINEUP[r * 5:r * 5 + 5] for r in range(6)]
+    if rng.random() < 0.5:
+        rows = [row[::-1] for row in rows]
+    return "".join(rows).replace(".", "")
+
+
+class Engine:
+    """One player's knowledge of a game and its choice of move."""
+
+    def __init__(self, style: str = "events", seed: Optional[int] = None) -> None:
+        if style not in STYLES:
+            raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
+        self.style: str = style
+        self.rng: random.Random = random.Random(seed)
+        self.board: Board = Board("2p")
+        self.rules: Rules = Rules("2p")
+        self.seat: int = 0
+        self.pos: Position = Position(self.board)
+        self.beliefs: Beliefs = Beliefs(self.board, 0)
+        self.alive: list[bool] = [True, True]
+        self.quiet: int = 0
+        self.my_lineup: str = ""
+        self.dist_cache: dict[int, list[int]] = {}
+
+    def set_option(self, name: str, value: str) -> None:
+        if name == "player":
+            if value not in STYLES:
+                raise ValueError(f"player={value}: use one of {', '.join(STYLES)}")
+            self.style = value
+        elif name == "seed":
+            if not value.lstrip("-").isdigit():
+                raise ValueError(f"seed={value}: a whole number is expected")
+            self.rng = random.Random(int(value))
+        else:
+            raise ValueError(f"unknown option {name!r}; known: player, seed")
+
+    def new_game(self, variant: str, seat: int, rules: Rules) -> None:
+        if self.board.variant != variant:
+            self.board = Board(variant)
+            self.dist_cache = {}
+        self.rules = rules
+        self.seat = seat
+        self.my_lineup = ""
+        self.quiet = 0
+        self.alive = [True] * self.board.seats
+
+    def lineup(self, given: str = "") -> str:
+        """Our lineup: ``given`` if it is legal (else ValueError naming the rule), or our own choice."""
+        if given:
+            err = check_lineup(given)
+            if err is not None:
+                raise ValueError(err)
+            text = given if len(given) == 25 else given.replace(".", "")
+        else:
+            text = random_lineup(self.rng) if self.style == "random" else events_lineup(self.rng)
+        self.my_lineup = text
+        return text
+
+    def begin(self, visible: dict[int, str]) -> None:
+        """Set up the board: our lineup, every other home full of unknown pieces (or those shown to us)."""
+        self.pos = Position(self.board)
+        for s in range(self.board.seats):
+            if s == self.seat:
+                self.pos.place(s, parse_lineup(self.my_lineup))
+            elif s in visible:
+                self.pos.place(s, parse_lineup(visible[s]))
+            else:
+                self.pos.place(s, None)
+        self.beliefs = Beliefs(self.board, self.seat)
+        self.beliefs.start(self.pos)
+
+    def observe(self, ev: Event) -> None:
+        pos = self.pos
+        if ev.kind == "move":
+            if pos.owner[ev.frm] < 0:
+                raise ValueError(f"no piece on {self.board.names[ev.frm]} to move")
+            self.beliefs.before_move(pos, ev.frm, ev.to, ev.result)
+            pos.apply(ev.frm, ev.to, ev.result)
+            self.quiet = self.quiet + 1 if ev.result == MOVE else 0
+            self.beliefs.apply_counts(pos)
+        elif ev.kind == "pass":
+            self.quiet += 1
+        elif ev.kind == "marshal":
+            self.beliefs.marshal_died(pos, ev.seat, ev.frm)
+            self.beliefs.apply_counts(pos)
+        elif ev.kind == "out":
+            self.alive[ev.seat] = False
+            pos.remove(ev.seat)
+
+    def choose(self) -> Optional[tuple[int, int]]:
+        """Our move, or None to pass (only when there is no legal move)."""
+        moves = self.pos.moves(self.seat)
+        if not moves:
+            return None
+        if self.style == "random":
+            return self.rng.choice(moves)
+        best: list[tuple[int, int]] = []
+        best_score = -10 ** 9
+        threatened = self._enemy_reach()
+        for m in moves:
+            s = self._score(m[0], m[1], threatened)
+            if s > best_score:
+                best, best_score = [m], s
+            elif s == best_score:
+                best.append(m)
+        return self.rng.choice(best)
+
+    def _enemy_reach(self) -> list[bool]:
+        """Points some enemy piece might reach next move (kinds unknown: assume any mover)."""
+        b = self.board
+        pos = self.pos
+        reach = [False] * b.size
+        team = b.team(self.seat)
+        for p in range(b.size):
+            o = pos.owner[p]
+            if o < 0 or b.team(o) == team:
+                continue
+            m = self.beliefs.of(pos, p)
+            if not m & ~((1 << MINE) | (1 << FLAG)):
+                continue
+            saved = pos.kind[p]
+            pos.kind[p] = ENGINEER if m & (1 << ENGINEER) else GENERAL
+            for q in targets(b, pos.owner, pos.kind, p):
+                reach[q] = True
+            pos.kind[p] = saved
+        return reach
+
+    def _score(self, frm: int, to: int, threatened: list[bool]) -> int:
+        b = self.board
+        pos = self.pos
+        k = pos.kind[frm]
+        urgent = self.rules.nocapture_loses and self.quiet >= self.rules.nocapture - 2
+        if pos.owner[to] >= 0:
+            mask = self.beliefs.of(pos, to)
+            if mask == 1 << FLAG:
+                return 100000
+            total = 0
+            weight = 0
+            for d in kinds_of(mask):
+                w = COUNTS[d]
+                r = combat(k, d)
+                gain = VALUE[d] if r == EAT else -VALUE[k] if r == KILLED else VALUE[d] - VALUE[k] if r == BOTH else 0
+                total += w * gain
+                weight += w
+            return 800 + 15 + total // max(1, weight) + (500 if urgent else 0)
+        score = 0
+        if b.camp[to] and threatened[to]:
+            score += 60 if b.seat_of[to] == self.seat or b.seat_of[to] < 0 else 20
+        if threatened[frm] and not b.camp[frm] and b.camp[to]:
+            score += 40
+        d0 = self._flag_distance(frm)
+        d1 = self._flag_distance(to)
+        score += 10 * (d0 - d1)
+        if threatened[to] and VALUE[k] >= VALUE[GENERAL] // 2:
+            score -= VALUE[k] // 4
+        if b.camp[frm]:
+            score -= 5
+        return score if urgent else 800 + score
+
+    def _flag_distance(self, p: int) -> int:
+        best = 99
+        for target in self._flag_squares():
+            dist = self.dist_cache.get(target)
+            if dist is None:
+                dist = self._bfs(target)
+                self.dist_cache[target] = dist
+            if dist[p] < best:
+                best = dist[p]
+        return best
+
+    def _flag_squares(self) -> list[int]:
+        b = self.board
+        out: list[int] = []
+        team = b.team(self.seat)
+        for s in range(b.seats):
+            if not self.alive[s] or b.team(s) == team:
+                continue
+            if self.beliefs.flag_at[s] >= 0:
+                out.append(self.beliefs.flag_at[s])
+                continue
+            for p in range(b.size):
+                if b.hq[p] and b.seat_of[p] == s and self.pos.owner[p] == s and self.beliefs.of(self.pos, p) & (1 << FLAG):
+                    out.append(p)
+        return out
+
+    def _bfs(self, target: int) -> list[int]:
+        # Moves to the target on an empty board: road steps, and any straight rail run as one move.
+        b = self.board
+        dist = [99] * b.size
+        dist[target] = 0
+        frontier = [target]
+        while frontier:
+            nxt: list[int] = []
+            for a in frontier:
+                near = list(b.steps[a])
+                for li, i in b.line_of[a]:
+                    near.extend(b.lines[li])
+                for q in near:
+                    if dist[q] == 99 and not (b.hq[q] and q != target):
+                        dist[q] = dist[a] + 1
+                        nxt.append(q)
+            frontier = nxt
+        return dist

@@ -1,0 +1,71 @@
+"""Move generation: perft against the reference counts, and legal-move sets against pyffish."""
+
+import random
+
+import pytest
+
+from conftest import REFERENCE
+from ucci_engine.position import START_FEN, Position
+from ucci_engine.tables import move_name
+
+
+def perft_cases() -> list[tuple[str, str, list[int]]]:
+    cases = []
+    for line in (REFERENCE / "xiangqi" / "perft.tsv").read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        name, fen, *counts = line.split("\t")
+        cases.append((name, fen, [int(c) for c in counts if c != "-"]))
+    return cases
+
+
+@pytest.mark.parametrize("name,fen,counts", perft_cases(), ids=[c[0] for c in perft_cases()])
+def test_perft_to_depth_3(name: str, fen: str, counts: list[int]) -> None:
+    pos = Position.from_fen(fen)
+    assert [pos.perft(d) for d in (1, 2, 3)] == counts[:3]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,fen,counts", perft_cases(), ids=[c[0] for c in perft_cases()])
+def test_perft_depth_4(name: str, fen: str, counts: list[int]) -> None:
+    assert Position.from_fen(fen).perft(4) == counts[3]
+
+
+def to_ffish(move: str) -> str:
+    """Our ranks are 0–9, pyffish's 1–10."""
+    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
+
+
+def test_legal_moves_match_pyffish_over_2000_positions() -> None:
+    sf = pytest.importorskip("pyffish", reason="pyffish is not installed (pip install pyffish)")
+    rng = random.Random(2026)
+    checked = 0
+    while checked < 2000:
+        pos = Position.from_fen(START_FEN)
+        for _ in range(rng.randrange(20, 160)):
+            fen = pos.fen()
+            ours = sorted(to_ffish(move_name(m)) for m in pos.legal_moves())
+            theirs = sorted(sf.legal_moves("xiangqi", fen, []))
+            assert ours == theirs, fen
+            checked += 1
+            if not ours:
+                break
+            pos.push_name(move_name(rng.choice(pos.legal_moves())))
+
+
+def test_make_unmake_restores_everything() -> None:
+    rng = random.Random(5)
+    pos = Position.from_fen(START_FEN)
+    for _ in range(300):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        before = (pos.board[:], pos.hash, pos.score, pos.fen(), [p[:] for p in pos.pieces])
+        for m in moves:
+            pos.make(m)
+            pos.unmake()
+            assert (pos.board, pos.hash, pos.score, pos.fen()) == before[:4]
+            assert sorted(pos.pieces[0]) == sorted(before[4][0]) and sorted(pos.pieces[1]) == sorted(before[4][1])
+        pos.make(rng.choice(moves))
+        fresh = Position.from_fen(pos.fen())
+        assert fresh.hash == pos.hash and fresh.score == pos.score
