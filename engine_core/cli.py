@@ -8,6 +8,7 @@ Games plug in through entry points so the core never imports them:
 """
 
 import argparse
+import os
 import sys
 from importlib.metadata import entry_points
 from typing import Any, Optional
@@ -48,7 +49,21 @@ def version_line() -> str:
 
 
 def serve(protocol: Optional[str]) -> int:
-    """Run one protocol session on stdin/stdout."""
+    """Run one protocol session on stdin/stdout, then leave at once.
+
+    The reader thread may still be blocked on stdin; a normal interpreter shutdown would then
+    abort on the stdin lock, so the session ends with ``os._exit`` after flushing.
+    """
+    code = _session(protocol)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _session(protocol: Optional[str]) -> int:
     chan = Channel()
     if protocol is not None:
         chan.start()

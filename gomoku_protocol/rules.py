@@ -104,20 +104,26 @@ def _fours(cells: list[int], i: int, step: int) -> int:
     return len(points)
 
 
-def _straight_four(cells: list[int], i: int, step: int) -> bool:
+def _straight_four(cells: list[int], i: int, step: int, k: int) -> bool:
+    """An unbroken four through ``i`` and the stone at offset ``k``, open to exact fives both ends."""
     points = _five_points(cells, i, step)
-    return len(points) == 2 and points[1] - points[0] == 5
+    return len(points) == 2 and points[1] - points[0] == 5 and points[0] < k < points[1]
 
 
 def _real_three(cells: list[int], i: int, step: int, dirs: list[int], nesting: int) -> bool:
-    """Black's stone on ``i`` makes a three along ``step`` whose straight-four point is legal."""
+    """Black's stone on ``i`` makes a three along ``step`` whose straight-four point is legal.
+
+    A line that is already a four is not a three, and the straight four must use the added stone.
+    """
+    if _five_points(cells, i, step):
+        return False
     for k in range(-4, 5):
         r = i + k * step
         if k == 0 or cells[r] != EMPTY:
             continue
         cells[r] = BLACK
         lo, hi = run_bounds(cells, r, step)
-        four = hi - lo < 4 and _straight_four(cells, i, step)
+        four = hi - lo < 4 and _straight_four(cells, i, step, k)
         cells[r] = EMPTY
         if four and forbidden_kind(cells, r, dirs, nesting + 1) == NOT_FORBIDDEN:
             return True

@@ -17,7 +17,7 @@ from typing import Optional
 from junqi_protocol.beliefs import Beliefs, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
-from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE,
+from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
 STYLES = ("random", "events")
@@ -121,8 +121,13 @@ class Engine:
     def observe(self, ev: Event) -> None:
         pos = self.pos
         if ev.kind == "move":
-            if pos.owner[ev.frm] < 0:
-                raise ValueError(f"no piece on {self.board.names[ev.frm]} to move")
+            names = self.board.names
+            if pos.owner[ev.frm] != ev.seat:
+                raise ValueError(f"move: seat {self.board.letters[ev.seat]} has no piece on {names[ev.frm]}")
+            if (pos.owner[ev.to] < 0) != (ev.result == MOVE):
+                raise ValueError(f"move: result {RESULTS[ev.result]} does not fit what stands on {names[ev.to]}")
+            if pos.owner[ev.to] >= 0 and self.board.team(pos.owner[ev.to]) == self.board.team(ev.seat):
+                raise ValueError(f"move: {names[ev.to]} holds an ally of {self.board.letters[ev.seat]}")
             self.beliefs.before_move(pos, ev.frm, ev.to, ev.result)
             pos.apply(ev.frm, ev.to, ev.result)
             self.quiet = self.quiet + 1 if ev.result == MOVE else 0

@@ -47,14 +47,14 @@ def main() -> None:
             if ply < 8:
                 move = move_name(rng.choice(moves))
             else:
-                move, score = ask(proc, fen, "go depth 14")
+                move, score = ask(proc, fen, "go depth 7")
                 if score.startswith("mate ") and 0 < int(score.split()[1]) <= 3:
+                    _, score = ask(proc, fen, "go depth 14")
                     n = int(score.split()[1])
                     if len(found[n]) < 5:
                         found[n].append(fen)
                         print(f"{n}\t{fen}", flush=True)
                     break
-                move, _ = ask(proc, fen, "go depth 3")
             pos.push_name(move)
     proc.stdin.write("quit\n")
     proc.stdin.flush()
