@@ -63,7 +63,11 @@ class CcgcProtocol:
             chan.send(f"ARRAY {array}")
         elif cmd == "GO" and len(words) == 4 and self.started:
             if words[1] != "0000":
-                self.learn(1, words[1], words[2], words[3])
+                try:
+                    self.learn(1, words[1], words[2], words[3])
+                except ValueError as exc:
+                    # The referee still wants a move; we answer from what we knew before.
+                    chan.log(f"ccgc: cannot follow {' '.join(words)}: {exc}")
             m = self.engine.choose()
             if m is None:
                 chan.send("BESTMOVE 0000")

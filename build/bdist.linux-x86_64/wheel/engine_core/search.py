@@ -1,0 +1,391 @@
+"""Game-agnostic alpha-beta search.
+
+Iterative deepening over a principal-variation search with aspiration windows, a transposition
+table, quiescence search, null-move pruning, late move reductions, check extensions, a four-slot
+killer queue per ply, a history table and MVV-LVA capture ordering. The game supplies moves, make
+and unmake, evaluation and its rules through :class:`engine_core.game.SearchPosition`.
+
+The searcher is driven from a protocol thread: ``stop`` and ``ponderhit`` only set fields that the
+search reads, so a command is honoured within one node (the time check yields the interpreter
+lock every few thousand nodes, which keeps the protocol thread responsive when compiled).
+"""
+
+import time
+from typing import Callable, Optional
+
+from engine_core.game import MATE, MATE_BOUND, NO_SCORE, SearchPosition
+from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
+
+INF = MATE + 1
+MAX_PLY = 128
+KILLER_SLOTS = 4
+CHECK_EVERY = 1023  # nodes between clock checks (a bit mask)
+ASPIRATION = 35
+TT_MOVE_ORDER = 1 << 30
+CAPTURE_ORDER = 1 << 28
+KILLER_ORDER = 1 << 26
+ORDER_SHIFT = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
+MOVE_MASK = (1 << ORDER_SHIFT) - 1
+
+
+class Limits:
+    """What bounds one search. Times are milliseconds; 0 means no such bound."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.nodes = 0
+        self.soft_ms = 0
+        self.hard_ms = 0
+        self.infinite = False
+        self.ponder = False
+        self.multipv = 1
+        self.root_moves: list[int] = []  # restrict the root to these (UCI searchmoves)
+        self.banned: list[int] = []  # never play these (UCCI banmoves)
+
+
+class Line:
+    """One reported root line."""
+
+    def __init__(self, move: int, score: int, pv: list[int]) -> None:
+        self.move = move
+        self.score = score
+        self.pv = pv
+
+
+# report(depth, seldepth, multipv index, score, nodes, elapsed ms, pv)
+Reporter = Callable[[int, int, int, int, int, int, list[int]], None]
+
+
+def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[int]) -> None:
+    return None
+
+
+class Searcher:
+    def __init__(self, tt: TransTable) -> None:
+        self.tt = tt
+        self.nodes = 0
+        self.seldepth = 0
+        self.stopped = False
+        self.pondering = False
+        self.limits = Limits()
+        self.start = 0.0
+        self.killers: list[list[int]] = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
+        self.history: list[int] = []
+        self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
+        self.report: Reporter = _silent
+
+    # --- control from the protocol thread -------------------------------------------------
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def ponderhit(self) -> None:
+        """The opponent played the expected move: the clock starts now."""
+        self.start = time.perf_counter()
+        self.pondering = False
+
+    def elapsed_ms(self) -> int:
+        return int((time.perf_counter() - self.start) * 1000)
+
+    # --- iterative deepening ----------------------------------------------------------------
+
+    def think(self, pos: SearchPosition, limits: Limits, report: Optional[Reporter] = None) -> list[Line]:
+        """Search ``pos`` within ``limits``; the best lines, best first (empty when no legal move)."""
+        self.limits = limits
+        self.report = report if report is not None else _silent
+        self.start = time.perf_counter()
+        self.nodes = 0
+        self.seldepth = 0
+        self.stopped = False
+        self.pondering = limits.ponder
+        self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
+        if len(self.history) != pos.move_limit():
+            self.history = [0] * pos.move_limit()
+        else:
+            self.history = [h // 8 for h in self.history]
+        roots = self._root_moves(pos, limits)
+        if not roots:
+            return []
+        lines = [Line(m, -INF, [m]) for m in roots]
+        max_depth = limits.depth if limits.depth > 0 else MAX_PLY
+        multipv = max(1, min(limits.multipv, len(roots)))
+        for depth in range(1, max_depth + 1):
+            for index in range(multipv):
+                rest = lines[index:]
+                score = self._aspire(pos, rest, depth)
+                lines[index:] = rest
+                if self.stopped and depth > 1:
+                    break
+                self.report(depth, self.seldepth, index + 1, score, self.nodes, self.elapsed_ms(), rest[0].pv)
+            if self.stopped and depth > 1:
+                break
+            best = lines[0].score
+            if len(roots) == 1 and not limits.infinite and not self.pondering and depth >= 4:
+                break
+            if abs(best) > MATE_BOUND and depth > MATE - abs(best) + 2 and not limits.infinite:
+                break
+            if self._soft_timeout():
+                break
+        return lines
+
+    def _root_moves(self, pos: SearchPosition, limits: Limits) -> list[int]:
+        moves: list[int] = []
+        for m in pos.moves():
+            if m in limits.banned or (limits.root_moves and m not in limits.root_moves):
+                continue
+            if pos.make(m):
+                pos.unmake()
+                moves.append(m)
+        return moves
+
+    def _aspire(self, pos: SearchPosition, lines: list[Line], depth: int) -> int:
+        """Search the root with a window around the previous score, widening until it holds."""
+        prev = lines[0].score
+        delta = ASPIRATION
+        if depth >= 4 and abs(prev) < MATE_BOUND:
+            alpha, beta = prev - delta, prev + delta
+        else:
+            alpha, beta = -INF, INF
+        while True:
+            score = self._root(pos, lines, depth, alpha, beta)
+            if self.stopped or alpha < score < beta:
+                return score
+            if score <= alpha:
+                alpha = max(-INF, alpha - delta)
+            else:
+                beta = min(INF, beta + delta)
+            delta *= 3
+
+    def _root(self, pos: SearchPosition, lines: list[Line], depth: int, alpha: int, beta: int) -> int:
+        """One pass over the root moves; a move that raises alpha goes to the front of ``lines``."""
+        best = -INF
+        for i in range(len(lines)):
+            line = lines[i]
+            m = line.move
+            pos.make(m)
+            self.nodes += 1
+            new_depth = depth - 1 + (1 if pos.in_check() else 0)
+            if i == 0:
+                score = -self.search(pos, -beta, -alpha, new_depth, 1, True)
+            else:
+                score = -self.search(pos, -alpha - 1, -alpha, new_depth, 1, True)
+                if alpha < score < beta and not self.stopped:
+                    score = -self.search(pos, -beta, -alpha, new_depth, 1, True)
+            pos.unmake()
+            if self.stopped:
+                break
+            if score > best:
+                best = score
+            if score > alpha or i == 0:
+                line.score = score
+                line.pv = [m] + self.pv[1]
+                lines.insert(0, lines.pop(i))
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        if not self.stopped:
+            top = lines[0]
+            bound = LOWER if best >= beta else (EXACT if best > -INF and best == top.score else UPPER)
+            self.tt.store(pos.key(), depth, bound, best, top.move, 0)
+        return best
+
+    # --- the tree --------------------------------------------------------------------------
+
+    def _check_clock(self) -> None:
+        time.sleep(0)  # hand the interpreter lock to the protocol thread
+        lim = self.limits
+        if lim.nodes and self.nodes >= lim.nodes:
+            self.stopped = True
+        elif lim.hard_ms and not self.pondering and not lim.infinite and self.elapsed_ms() >= lim.hard_ms:
+            self.stopped = True
+
+    def _soft_timeout(self) -> bool:
+        lim = self.limits
+        if self.stopped or (lim.nodes and self.nodes >= lim.nodes):
+            return True
+        if lim.infinite or self.pondering or not lim.soft_ms:
+            return False
+        # An iteration takes a few times the last one: don't start what can't finish.
+        return self.elapsed_ms() * 2 >= lim.soft_ms
+
+    def search(self, pos: SearchPosition, alpha: int, beta: int, depth: int, ply: int, null_ok: bool) -> int:
+        if self.stopped:
+            return 0
+        if (self.nodes & CHECK_EVERY) == 0:
+            self._check_clock()
+        self.pv[ply] = []
+        ruled = pos.rule_score(ply)
+        if ruled != NO_SCORE:
+            return ruled
+        if ply >= MAX_PLY:
+            return pos.evaluate()
+        # Mate distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+        in_check = pos.in_check()
+        if depth <= 0 and not in_check:
+            return self.quiesce(pos, alpha, beta, ply)
+        if depth < 0:
+            depth = 0
+        pv_node = beta - alpha > 1
+        key = pos.key()
+        tt_move = 0
+        entry = self.tt.probe(key)
+        if entry >= 0:
+            tt_move = entry_move(entry)
+            if not pv_node and entry_depth(entry) >= depth:
+                score = score_from_tt(entry_score(entry), ply)
+                bound = entry_bound(entry)
+                if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                    return score
+        if not pv_node and not in_check and null_ok and depth >= 2 and abs(beta) < MATE_BOUND and pos.null_ok():
+            if pos.evaluate() >= beta:
+                pos.make_null()
+                r = 3 if depth >= 6 else 2
+                score = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
+                pos.unmake_null()
+                if self.stopped:
+                    return 0
+                if score >= beta:
+                    return beta if score > MATE_BOUND else score
+
+        ordered = self._order(pos, pos.moves(), tt_move, ply)
+        best = -INF
+        best_move = 0
+        legal = 0
+        old_alpha = alpha
+        quiets: list[int] = []
+        for packed in ordered:
+            m = packed & MOVE_MASK
+            prio = packed >> ORDER_SHIFT
+            quiet = prio < CAPTURE_ORDER if prio != TT_MOVE_ORDER else pos.capture_order(m) == 0
+            if not pos.make(m):
+                continue
+            self.nodes += 1
+            legal += 1
+            gives_check = pos.in_check()
+            new_depth = depth - 1 + (1 if gives_check else 0)
+            if legal == 1:
+                score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
+            else:
+                r = 0
+                if depth >= 3 and legal > 3 and quiet and not in_check and not gives_check:
+                    r = 1 if legal < 8 else 2
+                    if pv_node:
+                        r -= 1
+                score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
+                if score > alpha and r > 0:
+                    score = -self.search(pos, -alpha - 1, -alpha, new_depth, ply + 1, True)
+                if alpha < score < beta:
+                    score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
+            pos.unmake()
+            if self.stopped:
+                return 0
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if pv_node:
+                        self.pv[ply] = [m] + self.pv[ply + 1]
+                    if score >= beta:
+                        if quiet:
+                            self._reward(m, ply, depth, quiets)
+                        break
+            if quiet:
+                quiets.append(m)
+        if legal == 0:
+            return pos.no_move_score(ply)
+        bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
+        self.tt.store(key, depth, bound, best, best_move, ply)
+        return best
+
+    def _reward(self, move: int, ply: int, depth: int, tried: list[int]) -> None:
+        killers = self.killers[ply]
+        if killers[0] != move:
+            if move in killers:
+                killers.remove(move)
+            else:
+                killers.pop()
+            killers.insert(0, move)
+        bonus = depth * depth
+        history = self.history
+        history[move] += bonus
+        for m in tried:
+            history[m] -= bonus
+        if history[move] > 1 << 24:
+            self.history = [h // 2 for h in history]
+
+    def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        """Moves packed with their priority in the high bits, best first."""
+        killers = self.killers[ply]
+        history = self.history
+        keyed: list[int] = []
+        for m in moves:
+            if m == tt_move:
+                p = TT_MOVE_ORDER
+            else:
+                c = pos.capture_order(m)
+                if c > 0:
+                    p = CAPTURE_ORDER + c
+                elif m in killers:
+                    p = KILLER_ORDER + KILLER_SLOTS - killers.index(m)
+                else:
+                    h = history[m]
+                    p = (h if h > -KILLER_ORDER else -KILLER_ORDER + 1) + KILLER_ORDER // 2
+                    if p < 0:
+                        p = 0
+            keyed.append((p << ORDER_SHIFT) | m)
+        keyed.sort(reverse=True)
+        return keyed
+
+    def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int) -> int:
+        if self.stopped:
+            return 0
+        if (self.nodes & CHECK_EVERY) == 0:
+            self._check_clock()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        ruled = pos.rule_score(ply)
+        if ruled != NO_SCORE:
+            return ruled
+        in_check = pos.in_check()
+        if ply >= MAX_PLY:
+            return pos.evaluate()
+        best = -INF
+        if in_check:
+            moves = pos.moves()
+        else:
+            best = pos.evaluate()
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+            moves = pos.noisy_moves()
+        keyed: list[int] = []
+        for m in moves:
+            keyed.append((pos.capture_order(m) << ORDER_SHIFT) | m)
+        keyed.sort(reverse=True)
+        legal = 0
+        for packed in keyed:
+            m = packed & MOVE_MASK
+            if not pos.make(m):
+                continue
+            self.nodes += 1
+            legal += 1
+            score = -self.quiesce(pos, -beta, -alpha, ply + 1)
+            pos.unmake()
+            if self.stopped:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        if in_check and legal == 0:
+            return pos.no_move_score(ply)
+        return best

@@ -1,0 +1,179 @@
+"""Choosing a move: forced replies, then VCF, VCT, and alpha-beta on the shared search.
+
+The protocol thread owns the clock: :meth:`Brain.think` runs in a worker, and a timer thread calls
+:meth:`Brain.stop` at the hard limit, so the answer never waits for the search's own (coarse)
+clock checks. Whatever happens, a legal move is always ready: the one-ply pattern choice is
+computed first and only replaced by something better.
+"""
+
+import threading
+import time
+from typing import Callable, Optional
+
+from engine_core.game import MATE, MATE_BOUND
+from engine_core.search import Limits, Searcher
+from engine_core.tt import TransTable
+from gomoku_protocol.position import STYLES, Board
+from gomoku_protocol.threats import ThreatSearch
+
+Say = Callable[[str], None]
+
+DEFAULT_HASH_MB = 32
+PROCESS_BASE_MB = 40  # interpreter, tables and search stacks, measured at about 25 MB
+
+
+def hash_megabytes(max_memory: int) -> int:
+    """Transposition table size for a ``max_memory`` budget in bytes (0 = no limit).
+
+    The table's entries grow in place as it fills, so it gets a third of what remains.
+
+    >>> hash_megabytes(0), hash_megabytes(350 * 2**20), hash_megabytes(50 * 2**20)
+    (32, 32, 3)
+    """
+    if max_memory <= 0:
+        return DEFAULT_HASH_MB
+    spare = max_memory // (1 << 20) - PROCESS_BASE_MB
+    return max(1, min(DEFAULT_HASH_MB, spare // 3))
+
+
+def one_ply(board: Board) -> int:
+    """The best move by the one-ply pattern score (the baseline's whole brain); -1 if none."""
+    s = board.side
+    best = -1
+    best_score = -1
+    for m in board.moves():
+        if not board.legal(m, s):
+            continue
+        score = board.order_score(m, s)
+        if score > best_score:
+            best, best_score = m, score
+    if best < 0:
+        for m in board.points:
+            if board.legal(m, s):
+                return m
+    return best
+
+
+class Result:
+    def __init__(self, move: int, score: int, depth: int, pv: list[int], how: str) -> None:
+        self.move = move
+        self.score = score
+        self.depth = depth
+        self.pv = pv
+        self.how = how
+
+
+class _Watchdog(threading.Thread):
+    """Stops the brain at its deadline, and keeps re-stopping: a search that starts after the
+    deadline (or after YXSTOP) clears its own stop flag, so one signal would not be enough."""
+
+    def __init__(self, brain: "Brain", deadline: float) -> None:
+        super().__init__(name="gomoku-clock", daemon=True)
+        self.brain = brain
+        self.deadline = deadline
+        self.done = False
+
+    def run(self) -> None:
+        while not self.done:
+            if self.brain._stop or time.perf_counter() >= self.deadline:
+                self.brain.stop()
+            time.sleep(0.004)
+
+
+class Brain:
+    def __init__(self) -> None:
+        self.hash_mb = DEFAULT_HASH_MB
+        self.tt = TransTable(self.hash_mb)
+        self.searcher = Searcher(self.tt)
+        self.threats: Optional[ThreatSearch] = None
+        self.max_depth = 0
+        self.max_nodes = 0
+        self.style = "balanced"
+        self._stop = False
+        self.last_lines: list[int] = []
+
+    def resize(self, megabytes: int) -> None:
+        if megabytes != self.hash_mb:
+            self.hash_mb = megabytes
+            self.tt.resize(megabytes)
+
+    def clear(self) -> None:
+        self.tt.clear()
+        if self.threats is not None:
+            self.threats.clear()
+
+    def stop(self) -> None:
+        """Answer now (thread-safe: only sets flags the searches poll)."""
+        self._stop = True
+        self.searcher.stop()
+        if self.threats is not None:
+            self.threats.stop()
+
+    def _threats_for(self, board: Board) -> ThreatSearch:
+        if self.threats is None or self.threats.board is not board:
+            self.threats = ThreatSearch(board)
+        return self.threats
+
+    def think(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:
+        """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
+        start = time.perf_counter()
+        self._stop = False
+        attack, defence = STYLES.get(self.style, STYLES["balanced"])
+        board.set_style(attack, defence)
+        fallback = one_ply(board)
+        if fallback < 0:
+            return Result(-1, 0, 0, [], "none")
+        s = board.side
+        if board.fives[s]:
+            m = min(board.fives[s])
+            return Result(m, MATE - 1, 1, [m], "five")
+        if board.fives[3 - s] or hard_ms <= 0:
+            return Result(fallback, 0, 1, [fallback], "forced" if board.fives[3 - s] else "instant")
+        dog = _Watchdog(self, start + hard_ms / 1000.0)
+        dog.start()
+        try:
+            return self._search(board, soft_ms, hard_ms, say, multipv, start, fallback)
+        finally:
+            dog.done = True
+            dog.join()
+
+    def _left(self, start: float, hard_ms: int) -> int:
+        return hard_ms - int((time.perf_counter() - start) * 1000)
+
+    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int) -> Result:
+        ts = self._threats_for(board)
+        line = ts.vcf(40, max(1, min(hard_ms // 5, 2000)), self.max_nodes)
+        if line:
+            say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCF)")
+            return Result(line[0], MATE - len(line), len(line), line, "vcf")
+        if self._stop:
+            return Result(fallback, 0, 0, [fallback], "stopped")
+        left = self._left(start, hard_ms)
+        line = ts.vct(8, max(1, min(left // 4, soft_ms // 2)), self.max_nodes)
+        if line:
+            say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
+            return Result(line[0], MATE - len(line), len(line), line, "vct")
+        if self._stop:
+            return Result(fallback, 0, 0, [fallback], "stopped")
+        limits = Limits()
+        left = self._left(start, hard_ms)
+        limits.soft_ms = max(1, min(soft_ms - (hard_ms - left), left))
+        limits.hard_ms = max(1, left)
+        limits.depth = self.max_depth
+        limits.nodes = self.max_nodes
+        limits.multipv = multipv
+
+        def report(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[int]) -> None:
+            if abs(score) > MATE_BOUND:
+                shown = f"mate {(MATE - abs(score) + 1) // 2 * (1 if score > 0 else -1)}"
+            else:
+                shown = str(score)
+            nps = nodes * 1000 // max(1, ms)
+            say(f"depth {depth} multipv {index} score {shown} nodes {nodes} nps {nps} pv {' '.join(board.name(m) for m in pv)}")
+
+        lines = self.searcher.think(board, limits, report)
+        if not lines:
+            return Result(fallback, 0, 0, [fallback], "one-ply")
+        top = lines[0]
+        self.last_lines = [ln.move for ln in lines[:multipv]]
+        return Result(top.move, top.score, 0, top.pv, "alpha-beta")

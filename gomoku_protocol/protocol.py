@@ -1,0 +1,490 @@
+"""The Gomocup brain protocol (Piskvork's "new protocol") with the Yixin-board extensions.
+
+This module parses and prints; the board is :class:`position.Board` and the thinking is
+:class:`brain.Brain`. A move is computed in a worker thread so that ``YXSTOP`` and ``END`` are
+served while it thinks. Bad input never changes the board: a command is checked in full before
+anything is applied, and answered ``ERROR <reason>`` (a known command that cannot be done) or
+``UNKNOWN <reason>``.
+"""
+
+import random
+import re
+import time
+import traceback
+from typing import Optional
+
+from engine_core import __version__
+from engine_core.loop import Channel, Worker
+from gomoku_protocol.brain import Brain, Result, hash_megabytes
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
+from gomoku_protocol.rules import BLACK, WHITE
+
+UNLIMITED = 2147483647
+DEFAULT_TURN_MS = 5000  # when no manager says: a GUI user waits, a tournament always sends INFO
+INFO_KEYS = {
+    "timeout_turn", "timeout_match", "max_memory", "time_left", "game_type", "rule", "evaluate",
+    "folder", "max_depth", "max_node", "hash_size", "thread_num", "style", "caution_factor",
+    "pondering", "usedatabase", "checkmate", "show_detail",
+}
+YIXIN_KEYS = {"max_depth", "max_node", "hash_size", "thread_num", "caution_factor", "pondering"}
+_XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_XYF = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+# Balanced three-stone swap2 openings (offsets from the centre, black, white, black).
+SWAP2_OPENINGS = [
+    ((0, 0), (1, 0), (1, 3)), ((0, 0), (1, 1), (0, 3)), ((0, 0), (1, 0), (0, 3)),
+    ((0, 0), (1, 1), (1, 3)), ((0, 0), (1, 0), (3, 0)), ((0, 0), (1, 1), (-1, 3)),
+]
+SWAP_MARGIN = 150  # white must be this far behind before we take black
+
+
+class ProtocolError(Exception):
+    """A command that cannot be carried out; the text follows ``ERROR``."""
+
+
+class EndSession(Exception):
+    """END arrived where a command was still being read."""
+
+
+def parse_xy(text: str) -> tuple[int, int]:
+    m = _XY.match(text)
+    if m is None:
+        raise ProtocolError(f"malformed coordinates {text.strip()[:30]!r}, expected x,y")
+    return int(m.group(1)), int(m.group(2))
+
+
+class GomocupProtocol:
+    NAME = "gomocup"
+
+    @staticmethod
+    def detect(line: str) -> bool:
+        """Claim a session that opens with START, RECTSTART, ABOUT or ``INFO <key> <value>``.
+
+        >>> GomocupProtocol.detect("START 20"), GomocupProtocol.detect("INFO timeout_turn 5000")
+        (True, True)
+        >>> GomocupProtocol.detect("INFO 1.0"), GomocupProtocol.detect("uci")
+        (False, False)
+        """
+        parts = line.split()
+        if not parts:
+            return False
+        head = parts[0]
+        if head in ("START", "RECTSTART", "ABOUT"):
+            return True
+        return head == "INFO" and len(parts) >= 3 and parts[1] in INFO_KEYS
+
+    def __init__(self) -> None:
+        self.chan = Channel()
+        self.brain = Brain()
+        self.worker = Worker()
+        self.board: Optional[Board] = None
+        self.width = 0
+        self.height = 0
+        self.rule = 0
+        self.yixin = False
+        self.timeout_turn = DEFAULT_TURN_MS
+        self.timeout_match = 0
+        self.time_left = UNLIMITED
+        self.max_memory = 0
+        self.game_type = 0
+        self.folder = ""
+        self.received = 0.0  # when the current move request arrived
+        self.rng = random.Random()
+
+    # --- the loop --------------------------------------------------------------------------------
+
+    def run(self, chan: Channel) -> None:
+        self.chan = chan
+        while True:
+            line = chan.get()
+            if line is None:
+                self.brain.stop()
+                self.worker.join()
+                return
+            self.received = time.perf_counter()
+            text = line.strip()
+            if not text:
+                continue
+            head = text.split()[0].upper()
+            if self.worker.busy():
+                if head == "YXSTOP":
+                    self.brain.stop()
+                    continue
+                if head == "END":
+                    self.brain.stop()
+                    return
+                self.worker.join()
+            if head == "END":
+                return
+            try:
+                self.dispatch(head, text)
+            except EndSession:
+                return
+            except ProtocolError as exc:
+                chan.send(f"ERROR {exc}")
+            except Exception as exc:  # a bug must not end the game: report it and keep the board
+                chan.log(traceback.format_exc())
+                chan.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+
+    def dispatch(self, head: str, text: str) -> None:
+        rest = text[len(head):].strip()
+        if head == "START":
+            self.cmd_start(rest)
+        elif head == "RECTSTART":
+            self.cmd_rectstart(rest)
+        elif head == "RESTART":
+            self.cmd_restart()
+        elif head == "INFO":
+            self.cmd_info(rest)
+        elif head == "ABOUT":
+            self.chan.send(
+                f'name="sanqi", version="{__version__}", author="sanqi developers", country="", '
+                f'www="", email=""'
+            )
+        elif head == "BEGIN":
+            self.cmd_begin()
+        elif head == "TURN":
+            self.cmd_turn(rest)
+        elif head in ("BOARD", "YXBOARD", "SWAP2BOARD"):
+            self.cmd_board(head)
+        elif head == "TAKEBACK":
+            self.cmd_takeback(rest)
+        elif head == "PLAY":
+            self.cmd_play(rest)
+        elif head == "YXSTOP":
+            self.yixin = True  # nothing is running: the move was already sent
+        elif head == "YXSHOWFORBID":
+            self.yixin = True
+            self.cmd_showforbid()
+        elif head == "YXNBEST":
+            self.yixin = True
+            self.cmd_nbest(rest)
+        elif head == "YXHASHCLEAR":
+            self.yixin = True
+            self.brain.clear()
+        else:
+            self.chan.send(f"UNKNOWN command {head[:30]}")
+
+    # --- set-up ----------------------------------------------------------------------------------
+
+    def _new_board(self, width: int, height: int) -> Board:
+        if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+            raise ProtocolError(f"unsupported size {width}x{height}: sizes {MIN_SIZE} to {MAX_SIZE} are supported")
+        return Board(width, height, self.rule)
+
+    def cmd_start(self, rest: str) -> None:
+        if not re.fullmatch(r"\d{1,4}", rest):
+            raise ProtocolError(f"malformed START {rest[:20]!r}, expected a board size")
+        size = int(rest)
+        self.board = self._new_board(size, size)
+        self.width = self.height = size
+        self.brain.clear()
+        self.chan.send("OK")
+
+    def cmd_rectstart(self, rest: str) -> None:
+        m = re.fullmatch(r"(\d{1,4})\s*,\s*(\d{1,4})", rest)
+        if m is None:
+            raise ProtocolError(f"malformed RECTSTART {rest[:20]!r}, expected width,height")
+        w, h = int(m.group(1)), int(m.group(2))
+        self.board = self._new_board(w, h)
+        self.width, self.height = w, h
+        self.brain.clear()
+        self.chan.send("OK")
+
+    def cmd_restart(self) -> None:
+        if self.board is None:
+            raise ProtocolError("RESTART before START")
+        self.board = self._new_board(self.width, self.height)
+        self.brain.clear()
+        self.chan.send("OK")
+
+    def _require_board(self, what: str) -> Board:
+        if self.board is None:
+            raise ProtocolError(f"{what} before START")
+        return self.board
+
+    def cmd_info(self, rest: str) -> None:
+        parts = rest.split(None, 1)
+        if len(parts) < 2:
+            raise ProtocolError(f"malformed INFO {rest[:30]!r}, expected a key and a value")
+        key, value = parts[0].lower(), parts[1].strip()
+        if key in YIXIN_KEYS:
+            self.yixin = True
+        if key == "folder":
+            self.folder = value
+            return
+        if key == "style":
+            if value not in STYLES:
+                raise ProtocolError(f"unknown style {value[:20]!r}: use one of {', '.join(STYLES)}")
+            self.brain.style = value
+            return
+        if key == "evaluate":
+            return  # the manager's cursor position: nothing to do
+        if key not in INFO_KEYS:
+            return  # unknown keys are ignored, as the protocol asks
+        try:
+            n = int(value)
+        except ValueError:
+            raise ProtocolError(f"INFO {key} needs an integer, got {value[:20]!r}") from None
+        if key == "timeout_turn":
+            self.timeout_turn = max(0, n)
+        elif key == "timeout_match":
+            self.timeout_match = max(0, n)
+        elif key == "time_left":
+            self.time_left = n
+        elif key == "max_memory":
+            self.max_memory = max(0, n)
+            self.brain.resize(hash_megabytes(self.max_memory))
+        elif key == "game_type":
+            self.game_type = n
+        elif key == "rule":
+            self.set_rule(n)
+        elif key == "max_depth":
+            self.brain.max_depth = max(0, min(n, 100))
+        elif key == "max_node":
+            self.brain.max_nodes = max(0, n)
+        elif key == "hash_size":
+            if n > 0 and self.max_memory == 0:
+                self.brain.resize(max(1, n // 1024))  # Yixin gives kilobytes
+        # thread_num and the other Yixin keys: one search thread, nothing to set
+
+    def set_rule(self, n: int) -> None:
+        rule = n
+        if self.yixin and n == 2:
+            rule = 4  # Yixin's numbering: 0 freestyle, 1 standard, 2 renju
+        if rule < 0 or rule > 15:
+            raise ProtocolError(f"unsupported rule {n}")
+        if rule != self.rule:
+            self.rule = rule
+            if self.board is not None:
+                self.board = self._rebuild(self.board.history, self.board.colors)
+            self.brain.clear()
+
+    def _rebuild(self, moves: list[int], colors: list[int]) -> Board:
+        old = self.board
+        assert old is not None
+        b = Board(self.width, self.height, self.rule)
+        for m, c in zip(moves, colors):
+            x, y = old.xy(m)
+            b.play(b.index(x, y), c)
+        b.side = old.side
+        return b
+
+    # --- moves -----------------------------------------------------------------------------------
+
+    def _point(self, b: Board, text: str) -> int:
+        x, y = parse_xy(text)
+        if not b.on_board(x, y):
+            raise ProtocolError(f"{x},{y} is off the {b.width}x{b.height} board")
+        i = b.index(x, y)
+        if b.cells[i] != 0:
+            raise ProtocolError(f"{x},{y} is already occupied")
+        return i
+
+    def cmd_begin(self) -> None:
+        b = self._require_board("BEGIN")
+        if b.stones:
+            raise ProtocolError("BEGIN on a board that already has stones")
+        self.move()
+
+    def cmd_turn(self, rest: str) -> None:
+        b = self._require_board("TURN")
+        i = self._point(b, rest)
+        b.play(i, b.side)
+        self.move()
+
+    def cmd_play(self, rest: str) -> None:
+        b = self._require_board("PLAY")
+        i = self._point(b, rest)
+        if b.side == BLACK and b.forbidden(i):
+            raise ProtocolError(f"{rest.strip()} is forbidden for black")
+        b.play(i, b.side)
+        x, y = b.xy(i)
+        self.chan.send(f"{x},{y}")
+
+    def cmd_takeback(self, rest: str) -> None:
+        b = self._require_board("TAKEBACK")
+        x, y = parse_xy(rest)
+        if not b.on_board(x, y) or b.cells[b.index(x, y)] == 0:
+            raise ProtocolError(f"no stone on {rest.strip()} to take back")
+        i = b.index(x, y)
+        if b.history and b.history[-1] == i:
+            b.unmake()
+        else:
+            at = b.history.index(i)
+            moves = b.history[:at] + b.history[at + 1:]
+            colors = b.colors[:at] + b.colors[at + 1:]
+            side = b.colors[at] if b.colors[at] != 3 else b.side
+            self.board = self._rebuild(moves, colors)
+            self.board.side = side
+        self.chan.send("OK")
+
+    def _read_stones(self, head: str) -> list[tuple[int, int, int]]:
+        """The ``x,y,field`` lines up to DONE, checked in full (ProtocolError on the first fault)."""
+        stones: list[tuple[int, int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        fault = ""
+        while True:
+            line = self.chan.get()
+            if line is None:
+                raise ProtocolError(f"input ended inside {head}")
+            text = line.strip()
+            if not text:
+                continue
+            if text.upper() == "DONE":
+                break
+            if text.upper() == "END":
+                raise EndSession()
+            if fault:
+                continue
+            m = _XYF.match(text)
+            if m is None:
+                fault = f"malformed {head} line {text[:30]!r}, expected x,y,field"
+                continue
+            x, y, f = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                fault = f"{x},{y} is off the {self.width}x{self.height} board"
+            elif f not in (1, 2, 3):
+                fault = f"field {f} at {x},{y}: expected 1 (own), 2 (opponent) or 3 (winning line)"
+            elif (x, y) in seen:
+                fault = f"{x},{y} appears twice in {head}"
+            else:
+                seen.add((x, y))
+                stones.append((x, y, f))
+        if fault:
+            raise ProtocolError(fault)
+        self.received = time.perf_counter()  # DONE starts the move's clock (the manager's view)
+        return stones
+
+    def _board_from(self, stones: list[tuple[int, int, int]], order_colors: bool) -> Board:
+        """A board holding ``stones`` with the side to move being us (field 1)."""
+        own = sum(1 for s in stones if s[2] == 1)
+        opp = sum(1 for s in stones if s[2] == 2)
+        b = Board(self.width, self.height, self.rule)
+        if order_colors:
+            # swap2: stones are black, white, black… in the order given.
+            colors = [BLACK if n % 2 == 0 else WHITE for n in range(len(stones))]
+            for (x, y, f), c in zip(stones, colors):
+                b.play(b.index(x, y), c if f != 3 else 3)
+            b.side = BLACK if len(stones) % 2 == 0 else WHITE
+            return b
+        if self.rule & 4 and stones:
+            first = next((s[2] for s in stones if s[2] != 3), 1)
+            ours = BLACK if first == 1 else WHITE
+        else:
+            ours = BLACK if own >= opp else WHITE
+        for x, y, f in stones:
+            color = 3 if f == 3 else (ours if f == 1 else 3 - ours)
+            b.play(b.index(x, y), color)
+        b.side = ours
+        return b
+
+    def cmd_board(self, head: str) -> None:
+        self._require_board(head)
+        stones = self._read_stones(head)
+        if head == "SWAP2BOARD":
+            self.swap2(stones)
+            return
+        self.board = self._board_from(stones, False)
+        if head == "BOARD":
+            self.move()
+
+    def cmd_showforbid(self) -> None:
+        b = self._require_board("YXSHOWFORBID")
+        text = ""
+        if b.renju:
+            for i in b.forbidden_points():
+                x, y = b.xy(i)
+                text += f"{x:02d}{y:02d}"
+        self.chan.send(f"FORBID {text}.")
+
+    def cmd_nbest(self, rest: str) -> None:
+        b = self._require_board("YXNBEST")
+        if not re.fullmatch(r"\d{1,3}", rest) or int(rest) < 1:
+            raise ProtocolError(f"malformed YXNBEST {rest[:20]!r}, expected a count")
+        self.move(multipv=int(rest), place=False)
+
+    # --- thinking --------------------------------------------------------------------------------
+
+    def budget(self) -> tuple[int, int]:
+        """Soft and hard milliseconds for this move, counted from when the request arrived.
+
+        The hard limit keeps a fifth of the allowance plus a fixed margin in hand: the referee's
+        own tolerance is never relied on. With a match clock, one move takes a share of it.
+        """
+        if self.timeout_turn == 0 or self.time_left <= 0:
+            return 0, 0
+        cap = self.timeout_turn
+        if self.time_left != UNLIMITED:
+            cap = min(cap, self.time_left)
+        hard = cap * 4 // 5 - 100
+        if hard <= 0:
+            return 0, 0
+        soft = hard // 2
+        if self.time_left != UNLIMITED:
+            soft = min(soft, self.time_left // 20)
+        return max(1, soft), hard
+
+    def move(self, multipv: int = 1, place: bool = True) -> None:
+        b = self._require_board("move")
+        if b.full():
+            raise ProtocolError("the board is full")
+        soft, hard = self.budget()
+        spent = int((time.perf_counter() - self.received) * 1000)
+        if hard > 0:
+            hard = max(0, hard - spent)
+            soft = min(soft, hard)
+
+        def job() -> None:
+            result = self.brain.think(b, soft, hard, self._message, multipv)
+            self._answer(b, result, place)
+
+        self.worker.start(job)
+
+    def _message(self, text: str) -> None:
+        self.chan.send(f"MESSAGE {text}")
+
+    def _answer(self, b: Board, result: Result, place: bool) -> None:
+        if result.move < 0:
+            self.chan.send("ERROR no legal move")
+            return
+        pv = " ".join(b.name(m) for m in result.pv) if result.pv else b.name(result.move)
+        self.chan.send(f"MESSAGE depth {result.depth} score {result.score} pv {pv} ({result.how})")
+        if len(self.brain.last_lines) > 1:
+            self.chan.send("MESSAGE nbest " + " ".join(b.name(m) for m in self.brain.last_lines))
+        x, y = b.xy(result.move)
+        if place:
+            b.play(result.move, b.side)
+        self.chan.send(f"{x},{y}")
+
+    # --- swap2 -----------------------------------------------------------------------------------
+
+    def swap2(self, stones: list[tuple[int, int, int]]) -> None:
+        """Swap2: propose three stones, or choose between taking black (SWAP) and playing on."""
+        if len(stones) == 0:
+            cx, cy = self.width // 2, self.height // 2
+            picks = self.rng.choice(SWAP2_OPENINGS)
+            self.board = Board(self.width, self.height, self.rule)
+            out = []
+            for dx, dy in picks:
+                x, y = cx + dx, cy + dy
+                self.board.play(self.board.index(x, y), self.board.side)
+                out.append(f"{x},{y}")
+            self.chan.send(" ".join(out))
+            return
+        if len(stones) not in (3, 5):
+            raise ProtocolError(f"SWAP2BOARD with {len(stones)} stones: expected 0, 3 or 5")
+        b = self._board_from(stones, True)
+        self.board = b
+        soft, hard = self.budget()
+        hard = max(0, hard - int((time.perf_counter() - self.received) * 1000))
+
+        def job() -> None:
+            result = self.brain.think(b, min(soft, hard), hard, self._message)
+            if result.score < -SWAP_MARGIN or result.move < 0:
+                self.chan.send("MESSAGE white is worse here: taking black")
+                self.chan.send("SWAP")
+                return
+            self._answer(b, result, True)
+
+        self.worker.start(job)
+

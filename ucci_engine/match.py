@@ -1,0 +1,177 @@
+"""``sanqi match``: play sanqi against another UCCI engine (Fairy-Stockfish by default) and score it.
+
+The referee is our own :class:`Position`: every move is checked for legality, clocks are kept
+from the wall time between ``go`` and ``bestmove``, and games end by mate or stalemate, the
+league repetition rule at the fourth occurrence, 60 moves without a capture, resignation, a move
+over time, or adjudication as a draw after ``--max-plies``.
+"""
+
+import argparse
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import queue
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from ucci_engine.position import BAN_SCORE, START_FEN, Position
+from ucci_engine.tables import move_name
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+
+
+class UcciPlayer:
+    """An engine process spoken to in UCCI with millisecond times."""
+
+    def __init__(self, command: list[str], options: dict[str, str]) -> None:
+        self.command = command
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.send("ucci")
+        self.wait_for("ucciok", 30.0)
+        self.send("setoption usemillisec true")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            pass
+
+    def wait_for(self, prefix: str, timeout: float) -> Optional[str]:
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            if line.startswith(prefix) or (prefix == "bestmove" and line == "nobestmove"):
+                return line
+
+    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
+        """The reply to ``go`` (a ``bestmove`` line, or '' when none came in time) and the seconds taken."""
+        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        start = time.monotonic()
+        self.send(f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}")
+        line = self.wait_for("bestmove", mine / 1000 + 2.0)
+        return line or "", time.monotonic() - start
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.proc.wait(3)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class GameResult:
+    def __init__(self, score: float, reason: str, moves: list[str]) -> None:
+        self.score = score  # for red: 1 win, 0.5 draw, 0 loss
+        self.reason = reason
+        self.moves = moves
+
+
+def repetition_verdict(pos: Position) -> Optional[float]:
+    """Red's score when the current position occurs for the fourth time, else None."""
+    keys, quiet = pos.keys, pos.quiet[-1]
+    n = len(keys) - 1
+    earlier = [i for i in range(max(0, n - quiet), n) if keys[i] == keys[n] and (n - i) % 2 == 0]
+    if len(earlier) < 3:
+        return None
+    verdict = pos.judge_cycle(n - earlier[-1])
+    if verdict == 0:
+        return 0.5
+    mover_wins = verdict > 0
+    return 1.0 if mover_wins == (pos.side == 0) else 0.0
+
+
+def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
+    pos = Position.from_fen(start_fen)
+    moves: list[str] = []
+    clocks = [base_ms, base_ms]
+    players = [red, black]
+    while True:
+        side = pos.side
+        if not pos.legal_moves():
+            return GameResult(0.0 if side == 0 else 1.0, "mate", moves)
+        verdict = repetition_verdict(pos)
+        if verdict is not None:
+            return GameResult(verdict, "repetition", moves)
+        if pos.quiet[-1] >= 120:
+            return GameResult(0.5, "60 moves without capture", moves)
+        if len(moves) >= max_plies:
+            return GameResult(0.5, "adjudicated at the ply limit", moves)
+        line, spent = players[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
+        clocks[side] -= int(spent * 1000)
+        lost = 0.0 if side == 0 else 1.0
+        words = line.split()
+        if clocks[side] < 0:
+            return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves)
+        if len(words) < 2 or words[0] != "bestmove":
+            return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves)
+        if "resign" in words[2:]:
+            return GameResult(lost, "resigned", moves)
+        if not pos.push_name(words[1]):
+            return GameResult(lost, f"illegal move {words[1]}", moves)
+        moves.append(words[1])
+        clocks[side] += inc_ms
+
+
+def sanqi_command() -> list[str]:
+    found = shutil.which("sanqi")
+    return [found] if found else [sys.executable, "-m", "engine_core"]
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="sanqi match", description="Play sanqi against a UCCI engine.")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--tc", default="10+0.1", help="base seconds + increment seconds (default 10+0.1)")
+    parser.add_argument("--peer", default=FAIRY_STOCKFISH, help="opponent command (UCCI)")
+    parser.add_argument("--peer-option", action="append", default=[], metavar="NAME=VALUE", help="e.g. Skill_Level=0")
+    parser.add_argument("--engine", default=None, help="our engine command (default: sanqi)")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--max-plies", type=int, default=300)
+    args = parser.parse_args(argv)
+    base, _, inc = args.tc.partition("+")
+    base_ms, inc_ms = int(float(base) * 1000), int(float(inc or 0) * 1000)
+    ours = shlex.split(args.engine) if args.engine else sanqi_command()
+    peer_options = dict(opt.split("=", 1) for opt in args.peer_option)
+
+    def one(game: int) -> tuple[float, str]:
+        us, them = UcciPlayer(ours, {}), UcciPlayer(shlex.split(args.peer), peer_options)
+        we_are_red = game % 2 == 0
+        try:
+            result = play_game(us if we_are_red else them, them if we_are_red else us, base_ms, inc_ms, args.max_plies)
+        finally:
+            us.close()
+            them.close()
+        score = result.score if we_are_red else 1.0 - result.score
+        print(f"game {game + 1}: sanqi {'red' if we_are_red else 'black'} scores {score} ({result.reason}, {len(result.moves)} plies)", flush=True)
+        return score, result.reason
+
+    with ThreadPoolExecutor(max_workers=max(1, args.concurrency)) as pool:
+        results = list(pool.map(one, range(args.games)))
+    total = sum(score for score, _ in results)
+    wins = sum(1 for score, _ in results if score == 1.0)
+    losses = sum(1 for score, _ in results if score == 0.0)
+    print(f"sanqi vs {args.peer} {' '.join(args.peer_option)} at {args.tc}: +{wins} ={args.games - wins - losses} -{losses}, "
+          f"score {total}/{args.games} ({100 * total / max(1, args.games):.1f}%)")
+    forfeits = [reason for _, reason in results if "illegal" in reason or "over time" in reason or "no move" in reason]
+    if forfeits:
+        print("forfeits: " + "; ".join(forfeits))
+    return 0
