@@ -91,6 +91,7 @@ class Brain:
         self.style = "balanced"
         self._stop = False
         self.last_lines: list[int] = []
+        self.last_depth = 0
 
     def resize(self, megabytes: int) -> None:
         if megabytes != self.hash_mb:
@@ -118,6 +119,7 @@ class Brain:
         """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
         start = time.perf_counter()
         self._stop = False
+        self.last_lines = []
         attack, defence = STYLES.get(self.style, STYLES["balanced"])
         board.set_style(attack, defence)
         fallback = one_ply(board)
@@ -127,12 +129,14 @@ class Brain:
         if board.fives[s]:
             m = min(board.fives[s])
             return Result(m, MATE - 1, 1, [m], "five")
-        if board.fives[3 - s] or hard_ms <= 0:
+        if hard_ms <= 0 or (board.fives[3 - s] and multipv == 1):
             return Result(fallback, 0, 1, [fallback], "forced" if board.fives[3 - s] else "instant")
         dog = _Watchdog(self, start + hard_ms / 1000.0)
         dog.start()
         try:
-            return self._search(board, soft_ms, hard_ms, say, multipv, start, fallback)
+            if multipv > 1:
+                return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback)
+            return self._search(board, soft_ms, hard_ms, say, start, fallback)
         finally:
             dog.done = True
             dog.join()
@@ -140,7 +144,7 @@ class Brain:
     def _left(self, start: float, hard_ms: int) -> int:
         return hard_ms - int((time.perf_counter() - start) * 1000)
 
-    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int) -> Result:
+    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
         ts = self._threats_for(board)
         line = ts.vcf(40, max(1, min(hard_ms // 5, 2000)), self.max_nodes)
         if line:
@@ -155,6 +159,9 @@ class Brain:
             return Result(line[0], MATE - len(line), len(line), line, "vct")
         if self._stop:
             return Result(fallback, 0, 0, [fallback], "stopped")
+        return self._alpha_beta(board, soft_ms, hard_ms, say, 1, start, fallback)
+
+    def _alpha_beta(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int) -> Result:
         limits = Limits()
         left = self._left(start, hard_ms)
         limits.soft_ms = max(1, min(soft_ms - (hard_ms - left), left))
@@ -164,6 +171,7 @@ class Brain:
         limits.multipv = multipv
 
         def report(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[int]) -> None:
+            self.last_depth = depth
             if abs(score) > MATE_BOUND:
                 shown = f"mate {(MATE - abs(score) + 1) // 2 * (1 if score > 0 else -1)}"
             else:
@@ -171,9 +179,11 @@ class Brain:
             nps = nodes * 1000 // max(1, ms)
             say(f"depth {depth} multipv {index} score {shown} nodes {nodes} nps {nps} pv {' '.join(board.name(m) for m in pv)}")
 
+        self.last_depth = 0
+        self.last_lines = []
         lines = self.searcher.think(board, limits, report)
         if not lines:
             return Result(fallback, 0, 0, [fallback], "one-ply")
         top = lines[0]
         self.last_lines = [ln.move for ln in lines[:multipv]]
-        return Result(top.move, top.score, 0, top.pv, "alpha-beta")
+        return Result(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
