@@ -151,8 +151,9 @@ class Engine:
         best: list[tuple[int, int]] = []
         best_score = -10 ** 9
         threatened = self._enemy_reach()
+        contact = self._contact_distance() if self._urgent() else []
         for m in moves:
-            s = self._score(m[0], m[1], threatened)
+            s = self._score(m[0], m[1], threatened, contact)
             if s > best_score:
                 best, best_score = [m], s
             elif s == best_score:
@@ -179,11 +180,34 @@ class Engine:
             pos.kind[p] = saved
         return reach
 
-    def _score(self, frm: int, to: int, threatened: list[bool]) -> int:
+    def _urgent(self) -> bool:
+        # Under the competition's rule the side to move loses after N quiet moves: seek contact
+        # well before, since reaching an enemy can take several moves.
+        return self.rules.nocapture_loses and self.quiet >= self.rules.nocapture // 2
+
+    def _contact_distance(self) -> list[int]:
+        """Moves (on an empty board) from each point to the nearest enemy piece."""
+        b = self.board
+        team = b.team(self.seat)
+        dist = [99] * b.size
+        frontier = [p for p in range(b.size) if self.pos.owner[p] >= 0 and b.team(self.pos.owner[p]) != team]
+        for p in frontier:
+            dist[p] = 0
+        while frontier:
+            nxt: list[int] = []
+            for a in frontier:
+                for q in b.steps[a]:
+                    if dist[q] == 99:
+                        dist[q] = dist[a] + 1
+                        nxt.append(q)
+            frontier = nxt
+        return dist
+
+    def _score(self, frm: int, to: int, threatened: list[bool], contact: list[int]) -> int:
         b = self.board
         pos = self.pos
         k = pos.kind[frm]
-        urgent = self.rules.nocapture_loses and self.quiet >= self.rules.nocapture - 2
+        urgent = len(contact) > 0
         if pos.owner[to] >= 0:
             mask = self.beliefs.of(pos, to)
             if mask == 1 << FLAG:
@@ -196,7 +220,8 @@ class Engine:
                 gain = VALUE[d] if r == EAT else -VALUE[k] if r == KILLED else VALUE[d] - VALUE[k] if r == BOTH else 0
                 total += w * gain
                 weight += w
-            return 800 + 15 + total // max(1, weight) + (500 if urgent else 0)
+            dig = 30 if k == ENGINEER and b.row[to] >= 4 and mask & (1 << MINE) else 0
+            return 800 + total // max(1, weight) + dig + (500 if urgent else 0)
         score = 0
         if b.camp[to] and threatened[to]:
             score += 60 if b.seat_of[to] == self.seat or b.seat_of[to] < 0 else 20
@@ -209,7 +234,9 @@ class Engine:
             score -= VALUE[k] // 4
         if b.camp[frm]:
             score -= 5
-        return score if urgent else 800 + score
+        if urgent:
+            return 10 * (contact[frm] - contact[to]) + score // 10
+        return 800 + score
 
     def _flag_distance(self, p: int) -> int:
         best = 99

@@ -17,8 +17,7 @@ import queue
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from ucci_engine.position import BAN_SCORE, START_FEN, Position
-from ucci_engine.tables import move_name
+from ucci_engine.position import START_FEN, Position
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 

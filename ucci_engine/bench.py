@@ -1,0 +1,122 @@
+"""``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH]``: fixed searches, nodes per second.
+
+With ``--peer`` the same positions are searched by a UCCI peer (Fairy-Stockfish) in the same run,
+so the figures can be reported as a ratio on this shared, noisy machine.
+"""
+
+import argparse
+import subprocess
+import time
+from typing import Optional
+
+from engine_core.search import Limits, Searcher
+from engine_core.tt import TransTable
+from ucci_engine.position import START_FEN, Position
+from ucci_engine.tables import move_name
+
+POSITIONS = [
+    START_FEN,
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3",
+    "3akab2/9/4b4/p3p3p/2p3p2/9/P1P1P1P1P/4B4/4A4/2BAK4 w - - 0 30",
+]
+
+
+def run_ours(depth: int) -> tuple[int, float]:
+    nodes, seconds = 0, 0.0
+    for fen in POSITIONS:
+        searcher = Searcher(TransTable(16))
+        lim = Limits()
+        lim.depth = depth
+        start = time.perf_counter()
+        lines = searcher.think(Position.from_fen(fen), lim)
+        took = time.perf_counter() - start
+        nodes += searcher.nodes
+        seconds += took
+        print(f"  {move_name(lines[0].move) if lines else '-':5} {searcher.nodes:9d} nodes {took:7.2f} s  {fen}")
+    return nodes, seconds
+
+
+class Peer:
+    def __init__(self, path: str) -> None:
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.say("ucci")
+        self.until("ucciok")
+
+    def say(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, prefix: str) -> list[str]:
+        assert self.proc.stdout is not None
+        seen = []
+        for line in self.proc.stdout:
+            seen.append(line.strip())
+            if line.startswith(prefix):
+                return seen
+        raise RuntimeError("peer closed its output")
+
+    def search(self, fen: str, depth: int) -> tuple[int, float]:
+        self.say(f"position fen {fen}")
+        start = time.perf_counter()
+        self.say(f"go depth {depth}")
+        lines = self.until("bestmove")
+        took = time.perf_counter() - start
+        nodes = 0
+        for line in lines:
+            words = line.split()
+            if "nodes" in words:
+                nodes = int(words[words.index("nodes") + 1])
+        return nodes, took
+
+    def perft(self, depth: int) -> tuple[int, float]:
+        self.say(f"position fen {START_FEN}")
+        start = time.perf_counter()
+        self.say(f"go perft {depth}")
+        line = self.until("Nodes searched")[-1]
+        return int(line.split()[-1]), time.perf_counter() - start
+
+    def close(self) -> None:
+        self.say("quit")
+        self.proc.wait(5)
+
+
+def run(args: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="sanqi bench xiangqi")
+    parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--perft", type=int, default=0, help="also time perft N of the start position")
+    parser.add_argument("--peer", default="", help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish")
+    parser.add_argument("--peer-depth", type=int, default=12)
+    opts = parser.parse_args(args or [])
+    from engine_core.cli import version_line
+
+    print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
+    nodes, seconds = run_ours(opts.depth)
+    nps = nodes / max(seconds, 1e-9)
+    print(f"Total time (ms) : {int(seconds * 1000)}")
+    print(f"Nodes searched  : {nodes}")
+    print(f"Nodes/second    : {int(nps)}")
+    peer = Peer(opts.peer) if opts.peer else None
+    if peer:
+        pn, ps = 0, 0.0
+        for fen in POSITIONS:
+            n, s = peer.search(fen, opts.peer_depth)
+            pn, ps = pn + n, ps + s
+        print(f"Peer {opts.peer} to depth {opts.peer_depth}: {pn} nodes, {int(pn / ps)} nodes/s; sanqi/peer = {nps / (pn / ps):.3f}")
+    if opts.perft:
+        pos = Position.from_fen(START_FEN)
+        start = time.perf_counter()
+        count = pos.perft(opts.perft)
+        took = time.perf_counter() - start
+        print(f"perft({opts.perft}) start: {count} in {took:.2f} s ({int(count / took)} leaves/s)")
+        if peer:
+            pcount, ptook = peer.perft(opts.perft)
+            print(f"peer perft({opts.perft}): {pcount} in {ptook:.2f} s; sanqi/peer time = {took / ptook:.1f}")
+    if peer:
+        peer.close()
+    return 0
