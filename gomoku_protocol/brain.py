@@ -135,7 +135,7 @@ class Brain:
         dog.start()
         try:
             if multipv > 1:
-                return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback)
+                return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback, [])
             return self._search(board, soft_ms, hard_ms, say, start, fallback)
         finally:
             dog.done = True
@@ -159,10 +159,56 @@ class Brain:
             return Result(line[0], MATE - len(line), len(line), line, "vct")
         if self._stop:
             return Result(fallback, 0, 0, [fallback], "stopped")
-        return self._alpha_beta(board, soft_ms, hard_ms, say, 1, start, fallback)
+        roots = self._defences(board, ts, max(1, self._left(start, hard_ms) // 4), say)
+        if len(roots) == 1:
+            return Result(roots[0], 0, 1, roots, "only defence")
+        return self._alpha_beta(board, soft_ms, hard_ms, say, 1, start, fallback, roots)
 
-    def _alpha_beta(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int) -> Result:
+    def _defences(self, board: Board, ts: ThreatSearch, ms: int, say: Say) -> list[int]:
+        """If the opponent, given a free move, would win by VCF or VCT: the moves that stop it.
+
+        Candidates are the points of the opponent's winning line, our fours, and the opponent's
+        four and three points; each is tried and kept if the opponent's threat is gone after it.
+        An empty list means no restriction (no threat, or nothing holds).
+        """
+        deadline = time.perf_counter() + ms / 1000.0
+        board.make_null()
+        line = ts.vcf(30, max(1, ms // 4), self.max_nodes)
+        kind = "VCF"
+        if line is None and not ts.stopped:
+            line = ts.vct(6, max(1, ms // 3), self.max_nodes)
+            kind = "VCT"
+        board.unmake_null()
+        if not line or self._stop:
+            return []
+        s = board.side
+        o = 3 - s
+        pool = set(line) | board.fours[s] | board.fours[o] | board.threes[o]
+        candidates = [m for m in ts._ordered(list(pool), s) if board.cells[m] == 0]
+        keep: list[int] = []
+        left = len(candidates)
+        for m in candidates:
+            now = time.perf_counter()
+            if now >= deadline or self._stop:
+                return []  # could not check them all: let the full search decide
+            slice_ms = max(1, int((deadline - now) * 1000) // left)
+            left -= 1
+            if not board.make(m):
+                continue
+            again = ts.vcf(30, slice_ms, self.max_nodes) if kind == "VCF" else ts.vct(6, slice_ms, self.max_nodes)
+            timed_out = ts.stopped
+            board.unmake()
+            if again is None and not timed_out:
+                keep.append(m)
+        if keep:
+            say(f"opponent threatens a {kind} ({' '.join(board.name(m) for m in line[:7])}); defences {' '.join(board.name(m) for m in keep)}")
+        return keep
+
+    def _alpha_beta(
+        self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]
+    ) -> Result:
         limits = Limits()
+        board.restrict_root(roots)
         left = self._left(start, hard_ms)
         limits.soft_ms = max(1, min(soft_ms - (hard_ms - left), left))
         limits.hard_ms = max(1, left)
@@ -181,7 +227,10 @@ class Brain:
 
         self.last_depth = 0
         self.last_lines = []
-        lines = self.searcher.think(board, limits, report)
+        try:
+            lines = self.searcher.think(board, limits, report)
+        finally:
+            board.restrict_root([])
         if not lines:
             return Result(fallback, 0, 0, [fallback], "one-ply")
         top = lines[0]

@@ -97,6 +97,8 @@ class Board(SearchPosition):
         self.stones = 0
         self.attack = 100
         self.defence = 90
+        self.root_moves: list[int] = []
+        self.root_stones = -1
         for i in self.points:
             for d in range(4):
                 step = self.dirs[d]
@@ -122,6 +124,11 @@ class Board(SearchPosition):
         """Letter for x (a = 0), number y + 1: the ``h8`` notation."""
         x, y = self.xy(i)
         return f"{chr(97 + x)}{y + 1}"
+
+    def restrict_root(self, moves: list[int]) -> None:
+        """Make :meth:`moves` return exactly ``moves`` in the current position (empty: no limit)."""
+        self.root_moves = list(moves)
+        self.root_stones = self.stones if moves else -1
 
     def set_style(self, attack: int, defence: int) -> None:
         self.attack = attack
@@ -345,6 +352,8 @@ class Board(SearchPosition):
         return False
 
     def moves(self) -> list[int]:
+        if self.stones == self.root_stones:
+            return list(self.root_moves)
         s = self.side
         o = 3 - s
         if self.fives[s]:

@@ -8,7 +8,8 @@ holds the same bounds (:meth:`Beliefs.strongest`, :meth:`Beliefs.weakest`) and a
 * a piece that moved is no mine and no flag; one that turned a corner on the rails is an engineer;
 * a collision keeps only the kinds consistent with its announced result;
 * a dead 司令 is struck from its owner's other pieces, and the flag square announced with it pins the flag;
-* per-player counts: once a kind's pieces are all pinned down, no other piece can be that kind.
+* per-player counts: once a kind's pieces are all pinned down, no other piece can be that kind;
+  and the one piece left that may be the flag is the flag.
 """
 
 from junqi_protocol.board import Board
@@ -43,6 +44,8 @@ class Beliefs:
         self.me: int = me
         self.mask: list[int] = [0] * board.size
         self.dead: list[list[int]] = [[0] * 12 for _ in range(board.seats)]
+        # Expected losses per kind, an unknown victim spread over the kinds it may have been.
+        self.lost: list[list[float]] = [[0.0] * 12 for _ in range(board.seats)]
         self.flag_at: list[int] = [-1] * board.seats
 
     def start(self, pos: Position) -> None:
@@ -94,11 +97,21 @@ class Beliefs:
     def _died(self, seat: int, mask: int) -> None:
         if mask and mask & (mask - 1) == 0:
             self.dead[seat][mask.bit_length() - 1] += 1
+        left = self.left(seat)
+        kinds = kinds_of(mask)
+        total = sum(left[k] for k in kinds)
+        for k in kinds:
+            self.lost[seat][k] += left[k] / total if total > 0 else 1.0 / len(kinds)
+
+    def left(self, seat: int) -> list[float]:
+        """How many of each kind ``seat`` probably still has (never below a trace, for weighting)."""
+        return [max(0.05, COUNTS[k] - self.lost[seat][k]) for k in range(12)]
 
     def marshal_died(self, pos: Position, seat: int, square: int) -> None:
         """A 司令 of ``seat`` died (it is already off ``pos``); its flag stands on ``square``."""
         if self.dead[seat][MARSHAL] == 0:
             self.dead[seat][MARSHAL] = 1
+            self.lost[seat][MARSHAL] = 1.0
         self.flag_at[seat] = square
         for p in range(self.board.size):
             if pos.owner[p] == seat:
@@ -116,6 +129,10 @@ class Beliefs:
         be overestimated and striking it is always sound."""
         for seat in range(self.board.seats):
             pieces = [pos.tag[p] for p in range(self.board.size) if pos.owner[p] == seat]
+            # A player in the game still has its flag, so a lone candidate is the flag.
+            flags = [t for t in pieces if self.mask[t] & (1 << FLAG)]
+            if len(flags) == 1:
+                self.mask[flags[0]] = 1 << FLAG
             changed = True
             while changed:
                 changed = False

@@ -212,21 +212,22 @@ class Engine:
             mask = self.beliefs.of(pos, to)
             if mask == 1 << FLAG:
                 return 100000
-            total = 0
-            weight = 0
+            left = self.beliefs.left(pos.owner[to])
+            total = 0.0
+            weight = 0.0
             for d in kinds_of(mask):
-                w = COUNTS[d]
+                w = left[d]
                 r = combat(k, d)
                 gain = VALUE[d] if r == EAT else -VALUE[k] if r == KILLED else VALUE[d] - VALUE[k] if r == BOTH else 0
                 total += w * gain
                 weight += w
             dig = 30 if k == ENGINEER and b.row[to] >= 4 and mask & (1 << MINE) else 0
-            return 800 + total // max(1, weight) + dig + (500 if urgent else 0)
+            return 800 + int(total / max(1e-9, weight)) + dig + (500 if urgent else 0)
         score = 0
         if b.camp[to] and threatened[to]:
             score += 60 if b.seat_of[to] == self.seat or b.seat_of[to] < 0 else 20
-        if threatened[frm] and not b.camp[frm] and b.camp[to]:
-            score += 40
+        if threatened[frm] and not b.camp[frm] and (b.camp[to] or not threatened[to]):
+            score += 40 if b.camp[to] else VALUE[k] // 3
         d0 = self._flag_distance(frm)
         d1 = self._flag_distance(to)
         score += 10 * (d0 - d1)

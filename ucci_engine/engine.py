@@ -6,7 +6,6 @@ in a worker thread so the adapters keep serving ``isready``, ``stop`` and ``pond
 
 import random
 import threading
-import time
 from typing import Callable, Optional
 
 from engine_core.loop import Worker
@@ -149,7 +148,9 @@ class Engine:
     # --- thinking ---------------------------------------------------------------------------
 
     def busy(self) -> bool:
-        return self.worker.busy()
+        """Thinking, from ``go`` until the move is handed over (the thread may linger a moment after)."""
+        with self._lock:
+            return not self._emitted
 
     def limits_for(self, go: GoRequest) -> Limits:
         lim = Limits()
@@ -235,11 +236,6 @@ class Engine:
     def stop_and_wait(self) -> None:
         self.stop()
         self.worker.join()
-
-    def wait(self, timeout: float) -> None:
-        end = time.monotonic() + timeout
-        while self.busy() and time.monotonic() < end:
-            self.worker.join(0.05)
 
 
 def bound_name(bound: int) -> str:

@@ -100,10 +100,9 @@ class Dialect:
 
     def at_end_of_input(self) -> None:
         # A pondering or infinite search would never end by itself; a timed one may finish.
-        if self.engine.busy():
-            if self.engine.searcher.limits.infinite or self.engine.searcher.pondering:
-                self.engine.stop()
-            self.engine.worker.join()
+        if self.engine.busy() and (self.engine.searcher.limits.infinite or self.engine.searcher.pondering):
+            self.engine.stop()
+        self.engine.worker.join()
 
     def error(self, text: str) -> None:
         self.chan.send(f"info string error {text}")
@@ -389,7 +388,8 @@ class UciProtocol(Dialect):
         )
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
-        return ("isready", "stop", "ponderhit", "quit", "d", "position", "debug")
+        # Like Stockfish: a new position or go while thinking ends the old search (its bestmove is sent).
+        return ("isready", "stop", "ponderhit", "quit", "d", "position", "debug", "go")
 
     def cmd_uci(self, args: list[str]) -> None:
         send = self.chan.send
@@ -430,11 +430,6 @@ class UciProtocol(Dialect):
     def cmd_quit(self, args: list[str]) -> None:
         self.engine.stop_and_wait()
         self.running = False
-
-    def cmd_go(self, args: list[str]) -> None:
-        if self.engine.busy():
-            self.engine.stop_and_wait()
-        super().cmd_go(args)
 
     def parse_go(self, args: list[str]) -> GoRequest:
         go = GoRequest()

@@ -1,0 +1,7 @@
+"""Entry script of the frozen ``sanqi``: the console command, protocol picked from the first line."""
+
+import sys
+
+from engine_core.cli import main
+
+sys.exit(main())
