@@ -24,6 +24,8 @@ ASPIRATION = 35
 TT_MOVE_ORDER = 1 << 30
 CAPTURE_ORDER = 1 << 28
 KILLER_ORDER = 1 << 26
+FUTILITY_MARGIN = 70
+LATE_MOVES = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
 ORDER_SHIFT = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 MOVE_MASK = (1 << ORDER_SHIFT) - 1
 
@@ -241,8 +243,14 @@ class Searcher:
                 bound = entry_bound(entry)
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
                     return score
-        if not pv_node and not in_check and null_ok and depth >= 2 and abs(beta) < MATE_BOUND and pos.null_ok():
-            if pos.evaluate() >= beta:
+        static = NO_SCORE
+        if not pv_node and not in_check and abs(beta) < MATE_BOUND:
+            static = pos.evaluate()
+            # Reverse futility: so far above beta that a shallow search will not bring it back.
+            if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
+                return static
+        if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
+            if static >= beta:
                 pos.make_null()
                 r = 3 if depth >= 6 else 2
                 score = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
@@ -253,6 +261,8 @@ class Searcher:
                     return beta if score > MATE_BOUND else score
 
         ordered = self._order(pos, pos.moves(), tt_move, ply)
+        # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
+        futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
         best_move = 0
         legal = 0
@@ -267,6 +277,9 @@ class Searcher:
             self.nodes += 1
             legal += 1
             gives_check = pos.in_check()
+            if quiet and not gives_check and legal > 1 and (futile or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
+                pos.unmake()
+                continue
             new_depth = depth - 1 + (1 if gives_check else 0)
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)

@@ -97,6 +97,45 @@ def attacked(board: list[int], sq: int, by: int) -> bool:
     return False
 
 
+def defended(board: list[int], sq: int, by: int) -> bool:
+    """Could side ``by`` capture on ``sq``? Like :func:`attacked`, but the king only steps and
+    advisors and elephants count too: these are the pieces that guard a square in practice."""
+    enemy = by << 3
+    rook, cannon = enemy | ROOK, enemy | CANNON
+    for ray in RAYS[sq]:
+        screened = False
+        for t in ray:
+            q = board[t]
+            if q != 0:
+                if not screened:
+                    if q == rook:
+                        return True
+                    screened = True
+                else:
+                    if q == cannon:
+                        return True
+                    break
+    knight = enemy | KNIGHT
+    for f, leg in KNIGHT_ATTACKERS[sq]:
+        if board[f] == knight and board[leg] == 0:
+            return True
+    pawn = enemy | PAWN
+    for f in PAWN_ATTACKERS[by][sq]:
+        if board[f] == pawn:
+            return True
+    king, advisor, bishop = enemy | KING, enemy | ADVISOR, enemy | BISHOP
+    for f in KING_STEPS[sq]:
+        if board[f] == king:
+            return True
+    for f in ADVISOR_STEPS[sq]:
+        if board[f] == advisor:
+            return True
+    for f, eye in BISHOP_STEPS[sq]:
+        if board[f] == bishop and board[eye] == 0:
+            return True
+    return False
+
+
 def attacks_from(board: list[int], sq: int) -> list[int]:
     """Squares holding enemy pieces that the piece on ``sq`` could capture (pseudo-legally)."""
     side = board[sq] >> 3

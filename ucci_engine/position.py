@@ -14,7 +14,7 @@ from typing import Optional
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import TEMPO, piece_values
-from ucci_engine.movegen import attacked, generate
+from ucci_engine.movegen import attacked, defended, generate
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KING, KING_STEPS, KNIGHT, MOVE_LIMIT, PAWN, PIECE_LETTERS, RANKS, RED_SIDE, ROOK,
     SQUARES, home_side, move_name, parse_move, rank_of, square,
@@ -31,6 +31,7 @@ ZOBRIST: list[list[int]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] f
 ZOBRIST_SIDE = _rng.getrandbits(62) + 1
 
 _MVV = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
+_WORTH = [0, 99, 2, 2, 4, 9, 4, 1]  # rough exchange value by kind, to spot losing captures
 _LVA = [0, 7, 2, 2, 4, 6, 4, 1]
 
 
@@ -266,7 +267,15 @@ class Position(SearchPosition):
         return generate(self.board, self.pieces[self.side], self.side, False)
 
     def noisy_moves(self) -> list[int]:
-        return generate(self.board, self.pieces[self.side], self.side, True)
+        """Captures, less those that give a bigger piece for a guarded smaller one."""
+        board = self.board
+        side = self.side
+        out: list[int] = []
+        for m in generate(board, self.pieces[side], side, True):
+            to = m & 127
+            if _WORTH[board[m >> 7] & 7] <= _WORTH[board[to] & 7] or not defended(board, to, side ^ 1):
+                out.append(m)
+        return out
 
     def in_check(self) -> bool:
         return self.checks[-1]
