@@ -21,7 +21,8 @@ RENJU_MOVE_LIMIT = 200
 
 def reference_openings() -> Optional[pathlib.Path]:
     """The reference's openings.txt next to the working tree, if there is one."""
-    roots = [os.environ.get("SANQI_REFERENCE", ""), str(pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "reference")]
+    here = pathlib.Path(__file__).resolve().parent.parent
+    roots = [os.environ.get("SANQI_REFERENCE", ""), str(here.parent / "shared" / "reference"), str(pathlib.Path.cwd().parent / "shared" / "reference")]
     for root in roots:
         if root:
             p = pathlib.Path(root) / "gomoku" / "openings.txt"
