@@ -1,0 +1,119 @@
+"""``sanqi bench gomoku``: forbidden-point scan time, VCF solve times and search speed.
+
+The positions come from the reference folder (``--reference`` or ``$SANQI_REFERENCE``, else the
+``shared/reference`` next to the working tree). Every figure is measured, none is assumed.
+"""
+
+import argparse
+import json
+import pathlib
+import statistics
+import time
+from typing import Optional
+
+from engine_core.search import Limits, Searcher
+from engine_core.tt import TransTable
+from gomoku_protocol.match import reference_openings
+from gomoku_protocol.position import Board
+from gomoku_protocol.record import parse_pos
+from gomoku_protocol.rules import BLACK, WHITE
+from gomoku_protocol.threats import ThreatSearch
+
+RULES = {"renju": 4, "freestyle": 0, "standard": 1}
+# Mid-game search positions: 15x15 freestyle openings played out a little (h8 notation).
+SEARCH_POSITIONS = ["h8i9j8i8i7j6h9g10h10", "h8h9i8g8j9k10i10", "h8i9h9h10g8f7i7j6g9"]
+
+
+def _reference(arg: Optional[str]) -> Optional[pathlib.Path]:
+    if arg:
+        return pathlib.Path(arg)
+    openings = reference_openings()
+    return openings.parent.parent if openings is not None else None
+
+
+def _setup(case: dict, rule: int) -> Board:
+    b = Board(15, 15, rule)
+    for x, y in case["black"]:
+        b.place(b.index(x, y), BLACK)
+    for x, y in case["white"]:
+        b.place(b.index(x, y), WHITE)
+    b.side = WHITE if case.get("side_to_move") == "white" else BLACK
+    return b
+
+
+def bench_forbidden(ref: pathlib.Path, repeat: int) -> None:
+    cases = json.loads((ref / "gomoku" / "renju_forbidden.json").read_text())["cases"]
+    per_board: list[float] = []
+    with_setup: list[float] = []
+    for n, case in enumerate(cases):
+        b = _setup(case, 4)
+        times: list[float] = []
+        found = 0
+        for _ in range(repeat):
+            t = time.perf_counter()
+            found = len(b.forbidden_points())
+            times.append(time.perf_counter() - t)
+        ms = statistics.median(times) * 1000
+        per_board.append(ms)
+        # The referee's checker starts from a bare position: count building our tables too.
+        setups: list[float] = []
+        for _ in range(max(1, repeat // 4)):
+            t = time.perf_counter()
+            len(_setup(case, 4).forbidden_points())
+            setups.append(time.perf_counter() - t)
+        with_setup.append(statistics.median(setups) * 1000)
+        print(f"forbidden scan {n + 1:2d} {case['test']:<36} {found} points  {ms:6.2f} ms  ({with_setup[-1]:6.2f} ms with board set-up)")
+    print(f"forbidden scan: mean {statistics.mean(per_board):.2f} ms, max {max(per_board):.2f} ms per 15x15 board; "
+          f"with set-up mean {statistics.mean(with_setup):.2f} ms (reference checker: about 37 ms)")
+
+
+def bench_vcf(ref: pathlib.Path) -> None:
+    cases = json.loads((ref / "gomoku" / "renju_vcf.json").read_text())["cases"]
+    for n, case in enumerate(cases):
+        b = _setup(case, RULES.get(case["rule"], 0))
+        ts = ThreatSearch(b)
+        t = time.perf_counter()
+        line = ts.vcf(40, 10000)
+        ms = (time.perf_counter() - t) * 1000
+        shown = f"{(len(line) + 1) // 2} fours, first {b.name(line[0])}" if line else "NOT FOUND"
+        print(f"vcf {n + 1} {case['rule']}: {ms:7.1f} ms, {ts.nodes} nodes, {shown}")
+
+
+def bench_search(ms: int) -> None:
+    total_nodes = 0
+    total_ms = 0.0
+    for pos in SEARCH_POSITIONS:
+        b = Board(15, 15, 0)
+        for x, y in parse_pos(pos):
+            b.play(b.index(x, y), b.side)
+        searcher = Searcher(TransTable(16))
+        limits = Limits()
+        limits.soft_ms = ms
+        limits.hard_ms = ms
+        t = time.perf_counter()
+        lines = searcher.think(b, limits)
+        spent = (time.perf_counter() - t) * 1000
+        total_nodes += searcher.nodes
+        total_ms += spent
+        best = b.name(lines[0].move) if lines else "-"
+        print(f"search {pos}: {searcher.nodes} nodes in {spent:.0f} ms ({searcher.nodes * 1000 / max(1.0, spent):.0f} nodes/s), best {best}")
+    print(f"search: {total_nodes * 1000 / max(1.0, total_ms):.0f} nodes/s overall")
+
+
+def run(args: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="sanqi bench gomoku", description=__doc__)
+    p.add_argument("--reference", help="the shared reference folder (holds gomoku/*.json)")
+    p.add_argument("--repeat", type=int, default=20, help="forbidden scans per board (the median is shown)")
+    p.add_argument("--ms", type=int, default=2000, help="search time per position")
+    opts = p.parse_args(args)
+    ref = _reference(opts.reference)
+    t = time.perf_counter()
+    Board(15, 15, 4)
+    print(f"start-up: empty renju board with its tables in {(time.perf_counter() - t) * 1000:.1f} ms")
+    if ref is None or not (ref / "gomoku" / "renju_forbidden.json").is_file():
+        print("reference folder not found: skipping the forbidden-point and VCF figures (use --reference)")
+    else:
+        bench_forbidden(ref, opts.repeat)
+        bench_vcf(ref)
+    bench_search(opts.ms)
+    return 0
