@@ -207,7 +207,6 @@ class Game:
         pos.apply(frm, to, result)
         events = [Event("move", seat, frm, to, result)]
         self.ply += 1
-        self.passes[seat] = 0
         self.quiet = 0 if result != MOVE else self.quiet + 1
         if att == MARSHAL and result in (KILLED, BOTH):
             events.append(Event("marshal", seat, pos.find(seat, FLAG)))
@@ -220,7 +219,7 @@ class Game:
         return events
 
     def pass_turn(self, reason: str = "pass") -> list[Event]:
-        """A pass or a timeout of the side to move; the ``rules.passes``-th puts it out."""
+        """A pass or a timeout of the side to move; its ``rules.passes``-th of the game puts it out."""
         seat = self.turn
         self.ply += 1
         self.quiet += 1
