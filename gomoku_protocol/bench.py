@@ -9,7 +9,7 @@ import json
 import pathlib
 import statistics
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
@@ -31,7 +31,7 @@ def _reference(arg: Optional[str]) -> Optional[pathlib.Path]:
     return openings.parent.parent if openings is not None else None
 
 
-def _setup(case: dict, rule: int) -> Board:
+def _setup(case: dict[str, Any], rule: int) -> Board:
     b = Board(15, 15, rule)
     for x, y in case["black"]:
         b.place(b.index(x, y), BLACK)

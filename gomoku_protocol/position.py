@@ -22,6 +22,7 @@ from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, mak
 MARGIN = 5
 MIN_SIZE = 5
 MAX_SIZE = 22
+PAIR_LIMIT = 400000  # raw line keys remembered (about 40 MB at most)
 QUIET_MOVES = 16  # quiet candidates kept per node, best by pattern score first
 
 STYLES = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
@@ -35,6 +36,19 @@ def _zobrist(count: int) -> list[int]:
         rng = random.Random(0x5A4C1)
         _ZOBRIST = [rng.getrandbits(62) | 1 for _ in range(count)]
     return _ZOBRIST
+
+
+_PAIRS: dict[tuple[int, int, bool], dict[int, int]] = {}
+
+
+def _pair_table(kb: int, kw: int, renju: bool) -> dict[int, int]:
+    """Raw line key -> both colours' shapes, shared by every board of the same rule."""
+    k = (kb, kw, renju)
+    t = _PAIRS.get(k)
+    if t is None:
+        t = {}
+        _PAIRS[k] = t
+    return t
 
 
 def cell_bonus(c: int) -> int:
@@ -77,7 +91,8 @@ class Board(SearchPosition):
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
         self.keys: list[int] = [0] * (4 * n)
-        self.shapes: list[list[int]] = [[], [0] * (4 * n), [0] * (4 * n)]
+        self.packed: list[int] = [0] * (4 * n)  # black's shape | white's shape << 4, per line of a point
+        self.pairs: dict[int, int] = _pair_table(kb, kw, renju)
         self.counts: list[list[int]] = [[], [0] * n, [0] * n]
         self.scores: list[list[int]] = [[], [0] * n, [0] * n]
         self.totals: list[int] = [0, 0, 0]
@@ -136,12 +151,8 @@ class Board(SearchPosition):
 
     # --- incremental patterns --------------------------------------------------------------------
 
-    def _set_shape(self, color: int, j: int, i: int, new: int) -> None:
-        shapes = self.shapes[color]
-        old = shapes[j]
-        if old == new:
-            return
-        shapes[j] = new
+    def _set_shape(self, color: int, i: int, old: int, new: int) -> None:
+        """One line of point ``i`` changed shape for ``color``: update its sums, counters and sets."""
         dv = pt.VALUE[new] - pt.VALUE[old]
         self.scores[color][i] += dv
         self.totals[color] += dv
@@ -154,26 +165,43 @@ class Board(SearchPosition):
                 self.fives[color].add(i)
             else:
                 self.fives[color].discard(i)
-        of = pt.four_count(oc) > 0
-        nf = pt.four_count(nc) > 0
-        if of != nf:
-            if nf:
+        if (oc ^ nc) & 0xFF0:
+            if (nc >> 4) & 0xFF:
                 self.fours[color].add(i)
             else:
                 self.fours[color].discard(i)
-        ot = pt.three_count(oc) > 0
-        nt = pt.three_count(nc) > 0
-        if ot != nt:
-            if nt:
+        if (oc ^ nc) & 0xF000:
+            if (nc >> 12) & 15:
                 self.threes[color].add(i)
             else:
                 self.threes[color].discard(i)
 
+    def _store(self, j: int, i: int, new: int) -> None:
+        old = self.packed[j]
+        if old == new:
+            return
+        self.packed[j] = new
+        if (old ^ new) & 15:
+            self._set_shape(BLACK, i, old & 15, new & 15)
+        if (old ^ new) >> 4:
+            self._set_shape(WHITE, i, old >> 4, new >> 4)
+
     def _reshape(self, d: int, i: int) -> None:
         j = d * self.n + i
         key = self.keys[j]
-        self._set_shape(BLACK, j, i, self.tables[BLACK].shape(key))
-        self._set_shape(WHITE, j, i, self.tables[WHITE].shape(key))
+        both = self.pairs.get(key, -1)
+        if both < 0:
+            both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
+            if len(self.pairs) >= PAIR_LIMIT:
+                self.pairs.clear()  # bounds memory; the canonical tables refill it cheaply
+            self.pairs[key] = both
+        if both != self.packed[j]:
+            self._store(j, i, both)
+
+    def shape(self, color: int, d: int, i: int) -> int:
+        """The line shape ``color`` makes along direction ``d`` by playing the empty point ``i``."""
+        p = self.packed[d * self.n + i]
+        return p & 15 if color == BLACK else p >> 4
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
@@ -181,9 +209,7 @@ class Board(SearchPosition):
         cells[i] = color
         n = self.n
         for d in range(4):
-            j = d * n + i
-            self._set_shape(BLACK, j, i, pt.NONE)
-            self._set_shape(WHITE, j, i, pt.NONE)
+            self._store(d * n + i, i, 0)
         keys = self.keys
         near = self.near
         for d in range(4):

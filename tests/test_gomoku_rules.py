@@ -113,17 +113,17 @@ def test_sizes_and_rectangles() -> None:
 
 def test_unmake_restores_every_table() -> None:
     b = from_pos("h8h9i8i9j7j9", 4)
-    snapshot = (list(b.keys), [list(s) for s in b.shapes], list(b.totals), [set(s) for s in b.fours], set(b.cand), b.key())
+    snapshot = (list(b.keys), list(b.packed), list(b.totals), [set(s) for s in b.fours], set(b.cand), b.key())
     for m in list(b.cand)[:10]:
         if b.make(m):
             b.unmake()
-    assert snapshot == (list(b.keys), [list(s) for s in b.shapes], list(b.totals), [set(s) for s in b.fours], set(b.cand), b.key())
+    assert snapshot == (list(b.keys), list(b.packed), list(b.totals), [set(s) for s in b.fours], set(b.cand), b.key())
 
 
 def test_line_shapes() -> None:
     b = from_pos("h8a1i8a3", 0)  # black h8 i8: g8/j8 give an open three
     j8 = b.index(9, 7)
-    assert b.shapes[BLACK][0 * b.n + j8] == pt.FLEX3
+    assert b.shape(BLACK, 0, j8) == pt.FLEX3
     assert j8 in b.threes[BLACK]
     b = from_pos("h8a1i8a3j8a5", 0)
-    assert b.shapes[BLACK][b.index(10, 7)] == pt.FLEX4
+    assert b.shape(BLACK, 0, b.index(10, 7)) == pt.FLEX4
