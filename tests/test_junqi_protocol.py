@@ -48,7 +48,13 @@ def test_line_protocol_four_player_transcript(session_factory):
     reply = s.expect("move ")[0].split()[1]
     lineups = [LINEUP, mine, LINEUP, LINEUP]
     assert reply in legal_names("4p", lineups, ["S01-S11"], 1)
-    s.send(f"move E {reply} MOVE")
+    g = full_game("4p", lineups)
+    g.start()
+    for m in ("S01-S11", reply):  # the broadcast carries the true result (E may have attacked)
+        frm, to = m.split("-")
+        told = [e.text(g.board) for e in g.move(g.board.point(frm), g.board.point(to))]
+    for line in told:
+        s.send(line)
     s.send("move S S01-S11 MOVE")
     assert "has no piece on S01" in s.expect("error")[0]
     s.send("move S S99-S11 MOVE")
