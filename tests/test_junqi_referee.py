@@ -83,6 +83,9 @@ def test_pipe_engines_in_both_protocols_and_print(tmp_path):
     assert len(games) == 2
     assert games[0][0]["players"]["S"].startswith("sanqi") and games[0][0]["players"]["N"] == "sanqi"
     assert "games per minute" in out and "ccgc:sanqi --protocol ccgc" in out
+    # Both engines play legally from either seat, so the CCGC engine's frame was rotated right.
+    assert all(s["action"] == "move" for game in games for s in steps(game))
+    assert games[1][0]["players"] == {"S": "sanqi", "N": games[0][0]["players"]["S"]}  # sides swapped
     printed = subprocess.run(sanqi_command() + ["referee", "--print", str(tmp_path / "games.jsonl")], capture_output=True,
                              text=True, timeout=60)
     assert printed.returncode == 0 and "2 games, 0 with replay problems" in printed.stdout
@@ -93,3 +96,15 @@ def test_four_sanqi_processes(tmp_path):
     (game,) = games
     assert set(game[0]["players"]) == set("SENW")
     assert json.loads(json.dumps(game[-1]))["reason"] in ("flag", "nomoves", "passes", "nocapture")
+
+
+def test_information_modes_show_lineups():
+    from junqi_protocol.board import Board
+    from junqi_protocol.game import Rules
+    from junqi_protocol.referee import Referee
+
+    b = Board("4p")
+    lineups = {s: f"lineup-{s}" for s in range(4)}
+    assert Referee._visible(b, Rules("4p"), 0, lineups) == {}
+    assert Referee._visible(b, Rules("4p", "info=allies"), 1, lineups) == {3: "lineup-3"}
+    assert Referee._visible(b, Rules("4p", "info=open"), 2, lineups) == {0: "lineup-0", 1: "lineup-1", 3: "lineup-3"}
