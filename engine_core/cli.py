@@ -54,7 +54,11 @@ def serve(protocol: Optional[str]) -> int:
     The reader thread may still be blocked on stdin; a normal interpreter shutdown would then
     abort on the stdin lock, so the session ends with ``os._exit`` after flushing.
     """
-    code = _session(protocol)
+    code = 1
+    try:
+        code = _session(protocol)
+    except Exception as exc:  # a crash must still end the process cleanly, with the reason on stderr
+        sys.stderr.write(f"sanqi: {type(exc).__name__}: {exc}\n")
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -19,7 +19,7 @@ from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_d
 INF = MATE + 1
 MAX_PLY = 128
 KILLER_SLOTS = 4
-CHECK_EVERY = 1023  # nodes between clock checks (a bit mask)
+CHECK_EVERY = 255  # nodes between clock checks (a bit mask): a few ms even on a loaded machine
 ASPIRATION = 35
 TT_MOVE_ORDER = 1 << 30
 CAPTURE_ORDER = 1 << 28

@@ -64,7 +64,7 @@ class Engine:
         self.noise = 0
         self.skill = 20
         self.multipv = 1
-        self.overhead_ms = 30
+        self.overhead_ms = 50
         self.position = Position.from_fen(START_FEN)
         self.banned: list[int] = []
         self._lock = threading.Lock()

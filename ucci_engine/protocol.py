@@ -399,7 +399,7 @@ class UciProtocol(Dialect):
         send("option name Threads type spin default 1 min 1 max 1")
         send("option name Ponder type check default false")
         send("option name MultiPV type spin default 1 min 1 max 128")
-        send("option name Move Overhead type spin default 30 min 0 max 5000")
+        send("option name Move Overhead type spin default 50 min 0 max 5000")
         send("option name Clear Hash type button")
         send("option name Skill Level type spin default 20 min 0 max 20")
         send("uciok")
