@@ -10,6 +10,7 @@ search reads, so a command is honoured within one node (the time check yields th
 lock every few thousand nodes, which keeps the protocol thread responsive when compiled).
 """
 
+import math
 import time
 from typing import Callable, Optional
 
@@ -26,6 +27,8 @@ CAPTURE_ORDER = 1 << 28
 KILLER_ORDER = 1 << 26
 FUTILITY_MARGIN = 70
 LATE_MOVES = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
+# Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
+REDUCTIONS: list[list[int]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
 ORDER_SHIFT = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 MOVE_MASK = (1 << ORDER_SHIFT) - 1
 
@@ -252,7 +255,7 @@ class Searcher:
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
-                r = 3 if depth >= 6 else 2
+                r = 2 + depth // 4
                 score = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
                 pos.unmake_null()
                 if self.stopped:
@@ -260,6 +263,14 @@ class Searcher:
                 if score >= beta:
                     return beta if score > MATE_BOUND else score
 
+        if pv_node and tt_move == 0 and depth >= 5:
+            # Internal iterative deepening: a shallow search finds a first move worth trying first.
+            self.search(pos, alpha, beta, depth - 2, ply, null_ok)
+            if self.stopped:
+                return 0
+            entry = self.tt.probe(key)
+            if entry >= 0:
+                tt_move = entry_move(entry)
         ordered = self._order(pos, pos.moves(), tt_move, ply)
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
@@ -286,9 +297,11 @@ class Searcher:
             else:
                 r = 0
                 if depth >= 3 and legal > 3 and quiet and not in_check and not gives_check:
-                    r = 1 if legal < 8 else 2
-                    if pv_node:
+                    r = REDUCTIONS[min(depth, 63)][min(legal, 63)]
+                    if pv_node or prio >= KILLER_ORDER:
                         r -= 1
+                    if r > new_depth - 1:
+                        r = new_depth - 1
                 score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
                 if score > alpha and r > 0:
                     score = -self.search(pos, -alpha - 1, -alpha, new_depth, ply + 1, True)

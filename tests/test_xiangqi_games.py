@@ -6,7 +6,7 @@ import time
 import pytest
 
 from conftest import sanqi_command
-from ucci_engine.match import FAIRY_STOCKFISH, UcciPlayer, play_game
+from ucci_engine.match import FAIRY_STOCKFISH, UcciPlayer, play_game, repetition_verdict
 from ucci_engine.position import START_FEN, Position
 
 
@@ -22,7 +22,8 @@ def test_a_full_game_driven_by_the_cchess_ucci_driver() -> None:
     board = cchess.ChessBoard(cchess.FULL_INIT_FEN)
     ours = Position.from_fen(START_FEN)
     plies = 0
-    while plies < 60 and ours.legal_moves():
+    # To the end: mate or stalemate, the fourth repetition, 60 moves without capture, or 300 plies.
+    while plies < 300 and ours.outcome() is None and repetition_verdict(ours) is None:
         fen = board.to_full_fen()
         assert engine.go_from(fen, {"depth": 2})
         deadline = time.monotonic() + 20
@@ -40,7 +41,7 @@ def test_a_full_game_driven_by_the_cchess_ucci_driver() -> None:
         board.move_iccs(move)
         board.next_turn()
         plies += 1
-    assert plies == 60 or not ours.legal_moves()
+    assert plies == 300 or ours.outcome() is not None or repetition_verdict(ours) is not None
     engine.quit()
 
 

@@ -74,8 +74,8 @@ class Peer:
                 nodes = int(words[words.index("nodes") + 1])
         return nodes, took
 
-    def perft(self, depth: int) -> tuple[int, float]:
-        self.say(f"position fen {START_FEN}")
+    def perft(self, fen: str, depth: int) -> tuple[int, float]:
+        self.say(f"position fen {fen}")
         start = time.perf_counter()
         self.say(f"go perft {depth}")
         line = self.until("Nodes searched")[-1]
@@ -89,7 +89,7 @@ class Peer:
 def run(args: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="sanqi bench xiangqi")
     parser.add_argument("--depth", type=int, default=6)
-    parser.add_argument("--perft", type=int, default=0, help="also time perft N of the start position")
+    parser.add_argument("--perft", type=int, default=0, help="also time perft N of the start position (and N-1 of the other four perft positions)")
     parser.add_argument("--peer", default="", help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish")
     parser.add_argument("--peer-depth", type=int, default=12)
     opts = parser.parse_args(args or [])
@@ -109,14 +109,16 @@ def run(args: Optional[list[str]] = None) -> int:
             pn, ps = pn + n, ps + s
         print(f"Peer {opts.peer} to depth {opts.peer_depth}: {pn} nodes, {int(pn / ps)} nodes/s; sanqi/peer = {nps / (pn / ps):.3f}")
     if opts.perft:
-        pos = Position.from_fen(START_FEN)
-        start = time.perf_counter()
-        count = pos.perft(opts.perft)
-        took = time.perf_counter() - start
-        print(f"perft({opts.perft}) start: {count} in {took:.2f} s ({int(count / took)} leaves/s)")
-        if peer:
-            pcount, ptook = peer.perft(opts.perft)
-            print(f"peer perft({opts.perft}): {pcount} in {ptook:.2f} s; sanqi/peer time = {took / ptook:.1f}")
+        for i, fen in enumerate(POSITIONS[:5]):
+            depth = opts.perft if i == 0 else opts.perft - 1
+            start = time.perf_counter()
+            count = Position.from_fen(fen).perft(depth)
+            took = time.perf_counter() - start
+            line = f"perft({depth}) {count} in {took:.2f} s ({int(count / took)} leaves/s)"
+            if peer:
+                pcount, ptook = peer.perft(fen, depth)
+                line += f"; peer {pcount} in {ptook:.2f} s ({'same' if pcount == count else 'DIFFERENT'}, time ratio {took / ptook:.1f})"
+            print(f"{line}  {fen}")
     if peer:
         peer.close()
     return 0
