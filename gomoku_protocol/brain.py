@@ -150,59 +150,68 @@ class Brain:
         if line:
             say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCF)")
             return Result(line[0], MATE - len(line), len(line), line, "vcf")
+        vct = False
+        threat = self._opponent_threat(board, ts, False, max(1, self._left(start, hard_ms) // 8))
+        if threat is None and not self._stop:
+            # Our threes only matter when the opponent has no fours to win with first.
+            left = self._left(start, hard_ms)
+            line = ts.vct(8, max(1, min(left // 4, soft_ms // 2)), self.max_nodes)
+            if line:
+                say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
+                return Result(line[0], MATE - len(line), len(line), line, "vct")
+            vct = True
+            threat = self._opponent_threat(board, ts, True, max(1, self._left(start, hard_ms) // 8))
         if self._stop:
             return Result(fallback, 0, 0, [fallback], "stopped")
-        left = self._left(start, hard_ms)
-        line = ts.vct(8, max(1, min(left // 4, soft_ms // 2)), self.max_nodes)
-        if line:
-            say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
-            return Result(line[0], MATE - len(line), len(line), line, "vct")
-        if self._stop:
-            return Result(fallback, 0, 0, [fallback], "stopped")
-        roots = self._defences(board, ts, max(1, self._left(start, hard_ms) // 4), say)
-        if len(roots) == 1:
-            return Result(roots[0], 0, 1, roots, "only defence")
+        roots: list[int] = []
+        if threat is not None:
+            roots = self._defences(board, ts, threat, vct, max(1, self._left(start, hard_ms) // 3), say)
+            if len(roots) == 1:
+                return Result(roots[0], 0, 1, roots, "only defence")
         return self._alpha_beta(board, soft_ms, hard_ms, say, 1, start, fallback, roots)
 
-    def _defences(self, board: Board, ts: ThreatSearch, ms: int, say: Say) -> list[int]:
-        """If the opponent, given a free move, would win by VCF or VCT: the moves that stop it.
+    def _opponent_threat(self, board: Board, ts: ThreatSearch, vct: bool, ms: int) -> Optional[list[int]]:
+        """The opponent's winning line if it could move now (a VCF, or with ``vct`` a VCT)."""
+        board.make_null()
+        line = ts.vct(6, ms, self.max_nodes) if vct else ts.vcf(30, ms, self.max_nodes)
+        board.unmake_null()
+        return line
 
-        Candidates are the points of the opponent's winning line, our fours, and the opponent's
-        four and three points; each is tried and kept if the opponent's threat is gone after it.
-        An empty list means no restriction (no threat, or nothing holds).
+    def _defences(self, board: Board, ts: ThreatSearch, threat: list[int], vct: bool, ms: int, say: Say) -> list[int]:
+        """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
+
+        Candidates are the points of the threat line, our fours, and the opponent's four and
+        three points. A candidate after which the opponent still wins is dropped; one the clock
+        did not let us decide is kept. If every candidate fails, the game is probably lost and
+        the full search gets every move to find the most stubborn one.
         """
         deadline = time.perf_counter() + ms / 1000.0
-        board.make_null()
-        line = ts.vcf(30, max(1, ms // 4), self.max_nodes)
-        kind = "VCF"
-        if line is None and not ts.stopped:
-            line = ts.vct(6, max(1, ms // 3), self.max_nodes)
-            kind = "VCT"
-        board.unmake_null()
-        if not line or self._stop:
-            return []
         s = board.side
         o = 3 - s
-        pool = set(line) | board.fours[s] | board.fours[o] | board.threes[o]
+        pool = set(threat) | board.fours[s] | board.fours[o] | board.threes[o]
         candidates = [m for m in ts._ordered(list(pool), s) if board.cells[m] == 0]
-        keep: list[int] = []
+        proven: list[int] = []
+        unsure: list[int] = []
         left = len(candidates)
         for m in candidates:
             now = time.perf_counter()
             if now >= deadline or self._stop:
-                return []  # could not check them all: let the full search decide
+                unsure.append(m)
+                continue
             slice_ms = max(1, int((deadline - now) * 1000) // left)
             left -= 1
             if not board.make(m):
                 continue
-            again = ts.vcf(30, slice_ms, self.max_nodes) if kind == "VCF" else ts.vct(6, slice_ms, self.max_nodes)
+            again = ts.vct(6, slice_ms, self.max_nodes) if vct else ts.vcf(30, slice_ms, self.max_nodes)
             timed_out = ts.stopped
             board.unmake()
-            if again is None and not timed_out:
-                keep.append(m)
-        if keep:
-            say(f"opponent threatens a {kind} ({' '.join(board.name(m) for m in line[:7])}); defences {' '.join(board.name(m) for m in keep)}")
-        return keep
+            if again is None:
+                (unsure if timed_out else proven).append(m)
+        kind = "VCT" if vct else "VCF"
+        shown = " ".join(board.name(m) for m in threat[:7])
+        say(f"opponent threatens a {kind} ({shown}); defences {' '.join(board.name(m) for m in proven)}"
+            f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}")
+        return proven + unsure
 
     def _alpha_beta(
         self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]

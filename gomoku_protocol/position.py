@@ -413,7 +413,16 @@ class Board(SearchPosition):
         return best
 
     def noisy_moves(self) -> list[int]:
-        return sorted(self.fours[self.side])
+        """Fours that bring a second threat (open four, four-four, four-three): quiescence follows
+        only these, since chains of plain fours between both sides blow the tree up."""
+        counts = self.counts[self.side]
+        out: list[int] = []
+        for i in self.fours[self.side]:
+            c = counts[i]
+            if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):
+                out.append(i)
+        out.sort()
+        return out
 
     def evaluate(self) -> int:
         s = self.side
