@@ -11,6 +11,8 @@ so two engines in a four-player game form the two teams and swap sides every gam
 """
 
 import argparse
+import json
+import os
 import sys
 import time
 import traceback
@@ -244,6 +246,11 @@ def main(args: list[str]) -> int:
     seats = 4 if opts.variant == "4p" else 2
     if seats % len(opts.engines):
         parser.error(f"{len(opts.engines)} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
+    first = 1
+    if opts.record and os.path.exists(opts.record):
+        # Appending to an earlier run: keep game numbers unique so the file still reads game by game.
+        with open(opts.record, encoding="utf-8") as old:
+            first += max((int(json.loads(line)["game"]) for line in old if line.strip()), default=0)
     fh = open(opts.record, "a", encoding="utf-8") if opts.record else None
     referee.recorder = Recorder(fh)
     board = Board(opts.variant)
@@ -255,14 +262,14 @@ def main(args: list[str]) -> int:
             who = [(s + g - 1) % n for s in range(seats)]
             seed = None if opts.seed is None else opts.seed * 1000 + g
             agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s) for s, i in enumerate(who)]
-            game = referee.play(g, agents)
+            game = referee.play(first + g - 1, agents)
             for s, i in enumerate(who):
                 col = 1 if game.winner < 0 else 0 if board.team(s) == game.winner else 2
                 if s == next(x for x, j in enumerate(who) if j == i):  # count each engine once per game
                     score[i][col] += 1
             if not opts.quiet:
                 line = " ".join(f"{board.letters[s]}={opts.engines[i]}" for s, i in enumerate(who))
-                print(f"game {g}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
+                print(f"game {first + g - 1}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
     finally:
         if fh is not None:
             fh.close()

@@ -46,6 +46,8 @@ def test_two_player_breakage_loses(tmp_path, mode, reason):
 def test_bad_lineup_is_out_before_the_first_move(tmp_path):
     _, games = referee(tmp_path, "--variant", "2p", f"{BROKEN} lineup", "random")
     (game,) = games
+    out, games = referee(tmp_path, "--variant", "2p", "random", "random")  # appends game 2
+    assert [g[0]["game"] for g in games] == [1, 2] and "game 2:" in out
     assert [o for o in game if o["type"] == "lineup" and o["seat"] == "S"][0]["error"].startswith("protocol: lineup")
     assert game[-1]["result"] == "N" and game[-1]["reason"] == "lineup" and not steps(game)
 
