@@ -17,6 +17,7 @@ import random
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
+from gomoku_protocol.evaluate import evaluate
 from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 
 MARGIN = 5
@@ -186,15 +187,19 @@ class Board(SearchPosition):
         if (old ^ new) >> 4:
             self._set_shape(WHITE, i, old >> 4, new >> 4)
 
+    def _pair(self, key: int) -> int:
+        both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
+        if len(self.pairs) >= PAIR_LIMIT:
+            self.pairs.clear()  # bounds memory; the canonical tables refill it cheaply
+        self.pairs[key] = both
+        return both
+
     def _reshape(self, d: int, i: int) -> None:
         j = d * self.n + i
         key = self.keys[j]
         both = self.pairs.get(key, -1)
         if both < 0:
-            both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
-            if len(self.pairs) >= PAIR_LIMIT:
-                self.pairs.clear()  # bounds memory; the canonical tables refill it cheaply
-            self.pairs[key] = both
+            both = self._pair(key)
         if both != self.packed[j]:
             self._store(j, i, both)
 
@@ -203,6 +208,39 @@ class Board(SearchPosition):
         p = self.packed[d * self.n + i]
         return p & 15 if color == BLACK else p >> 4
 
+    def _relines(self, i: int, delta: int) -> None:
+        """Add ``delta`` (a colour, negated to take it away) at ``i`` to the keys of the forty
+        points around it, and re-read the shapes of the empty ones (inlined: the hottest loop)."""
+        cells = self.cells
+        keys = self.keys
+        packed = self.packed
+        pairs = self.pairs
+        n = self.n
+        for d in range(4):
+            step = self.dirs[d]
+            base = d * n
+            for k in range(1, 6):
+                q = i - k * step
+                j = base + q
+                key = keys[j] + (delta << (8 + 2 * k))
+                keys[j] = key
+                if cells[q] == EMPTY:
+                    both = pairs.get(key, -1)
+                    if both < 0:
+                        both = self._pair(key)
+                    if both != packed[j]:
+                        self._store(j, q, both)
+                q = i + k * step
+                j = base + q
+                key = keys[j] + (delta << (10 - 2 * k))
+                keys[j] = key
+                if cells[q] == EMPTY:
+                    both = pairs.get(key, -1)
+                    if both < 0:
+                        both = self._pair(key)
+                    if both != packed[j]:
+                        self._store(j, q, both)
+
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
         cells = self.cells
@@ -210,20 +248,9 @@ class Board(SearchPosition):
         n = self.n
         for d in range(4):
             self._store(d * n + i, i, 0)
-        keys = self.keys
+        self._relines(i, color)
         near = self.near
-        for d in range(4):
-            step = self.dirs[d]
-            base = d * n
-            for k in range(1, 6):
-                q = i - k * step
-                keys[base + q] += color << (2 * (4 + k))
-                if cells[q] == EMPTY:
-                    self._reshape(d, q)
-                q = i + k * step
-                keys[base + q] += color << (2 * (5 - k))
-                if cells[q] == EMPTY:
-                    self._reshape(d, q)
+        for step in self.dirs:
             for k in (-2, -1, 1, 2):
                 q = i + k * step
                 near[q] += 1
@@ -238,20 +265,10 @@ class Board(SearchPosition):
         color = cells[i]
         cells[i] = EMPTY
         n = self.n
-        keys = self.keys
+        self._relines(i, -color)
         near = self.near
         for d in range(4):
             step = self.dirs[d]
-            base = d * n
-            for k in range(1, 6):
-                q = i - k * step
-                keys[base + q] -= color << (2 * (4 + k))
-                if cells[q] == EMPTY:
-                    self._reshape(d, q)
-                q = i + k * step
-                keys[base + q] -= color << (2 * (5 - k))
-                if cells[q] == EMPTY:
-                    self._reshape(d, q)
             for k in (-2, -1, 1, 2):
                 q = i + k * step
                 near[q] -= 1
@@ -363,10 +380,7 @@ class Board(SearchPosition):
         return own * self.attack + opp * self.defence
 
     def capture_order(self, move: int) -> int:
-        s = self.side
-        if self.counts[s][move] >> 4 or self.counts[3 - s][move] >> 4:
-            return 1 + self.order_score(move, s) // 64
-        return 0
+        return 1 + self.order_score(move, self.side) // 64
 
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
@@ -425,11 +439,4 @@ class Board(SearchPosition):
         return out
 
     def evaluate(self) -> int:
-        s = self.side
-        o = 3 - s
-        if self.threatening(s) and not (self.renju and s == BLACK):
-            return 6000
-        score = (self.totals[s] * self.attack - self.totals[o] * self.defence) // 100
-        if self.threatening(o):
-            score -= 300
-        return max(-5000, min(5000, score + 40))
+        return evaluate(self)

@@ -197,7 +197,16 @@ class ThreatSearch:
         if b.fives[a]:
             replies = sorted(b.fives[a])
         elif self._threat_points(a):
-            replies = self._ordered(list(b.fours[a] | b.fours[d]), d)
+            # A block that leaves the attacker an open four loses at once: only blocks that
+            # remove every such point, and counter-fours, need a search.
+            replies = []
+            for r in self._ordered(list(b.fours[a] - b.fours[d]), d):
+                if b.make(r):
+                    holds = not self._threat_points(a)
+                    b.unmake()
+                    if holds:
+                        replies.append(r)
+            replies.extend(self._ordered(list(b.fours[d]), d))
         else:
             return None  # no threat: the defender is free to do anything
         best: Optional[list[int]] = None

@@ -1,0 +1,58 @@
+"""Static evaluation from the pattern tables, from the side to move's point of view.
+
+The base is the attack-minus-defence difference of both colours' point potentials (the sum over
+empty points of the line-shape values, kept up to date by the board). On top come threat levels,
+since they decide a position more than any sum: a side to move that can make an open four (or a
+legal four-four) has won unless fours stop it; a four-three or double-three point is a strong
+threat; the opponent's threats cost a tempo to parry.
+"""
+
+from typing import TYPE_CHECKING
+
+from gomoku_protocol import patterns as pt
+from gomoku_protocol.rules import BLACK
+
+if TYPE_CHECKING:
+    from gomoku_protocol.position import Board
+
+WON = 6000  # below MATE_BOUND: a near-certain win, not a proof
+LIMIT = 5000
+TEMPO = 40
+
+
+def threat_level(b: "Board", color: int) -> int:
+    """2: an open four or four-four next move; 1: a four-three or double three; else 0.
+
+    Renju's black gets no credit for double fours or double threes: they are forbidden.
+    """
+    counts = b.counts[color]
+    strict = b.renju and color == BLACK
+    level = 0
+    for i in b.fours[color]:
+        c = counts[i]
+        if pt.flex4_count(c) or (pt.four_count(c) >= 2 and not strict):
+            return 2
+        if pt.three_count(c):
+            level = 1
+    if level == 0 and not strict:
+        for i in b.threes[color]:
+            if pt.three_count(counts[i]) >= 2:
+                return 1
+    return level
+
+
+def evaluate(b: "Board") -> int:
+    s = b.side
+    o = 3 - s
+    mine = threat_level(b, s)
+    if mine == 2:
+        return WON
+    theirs = threat_level(b, o)
+    score = (b.totals[s] * b.attack - b.totals[o] * b.defence) // 100 + TEMPO
+    if theirs == 2:
+        score -= 300
+    elif theirs == 1:
+        score -= 150
+    if mine == 1 and theirs < 2 and not b.fours[o]:
+        score += 1200
+    return max(-LIMIT, min(LIMIT, score))
