@@ -17,7 +17,7 @@ import random
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import evaluate
+from gomoku_protocol.evaluate import evaluate, threat_level
 from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 
 MARGIN = 5
@@ -403,6 +403,10 @@ class Board(SearchPosition):
         if self.threatening(o):
             forced = self.fours[s] | self.fours[o]
             return sorted(forced)
+        if threat_level(self, o) == 1:
+            # The opponent has a four-three or double-three point: only our fours, or a stone on
+            # the lines of its fours and threes, can stop it.
+            return sorted(self.fours[s] | self.fours[o] | self.threes[o])
         if not self.cand:
             if self.full():
                 return []
