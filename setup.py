@@ -5,12 +5,13 @@ the pure-Python package come from the same typed source, and ``sanqi --version``
 installed.
 
 * ``SANQI_PURE=1 pip install .`` installs pure Python and needs no compiler.
-* Otherwise the modules in :data:`HOT_MODULES` that exist are compiled as one mypyc group. A module
+* Otherwise the hot modules (:data:`HOT_NAMES`) that exist are compiled as one mypyc group. A module
   mypyc rejects is left out (with anything that must be compiled together with it) and the rest is
   tried again; a C compiler failure installs pure Python. Either way the install succeeds and the
   reason is written to stderr (shown by ``pip install -v .``).
 """
 
+import ast
 import contextlib
 import io
 import os
@@ -23,30 +24,12 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The search's inner loop: the shared search and TT, each game's position, move generation,
-# evaluation and pattern tables, and the junqi rules. Listed by path so a game module that does not
-# exist yet is simply skipped; protocol, I/O and CLI modules stay interpreted (they are not hot, and
-# interpreted they keep start-up cheap and tracebacks readable).
-HOT_MODULES = [
-    "engine_core/game.py",
-    "engine_core/tt.py",
-    "engine_core/search.py",
-    "ucci_engine/tables.py",
-    "ucci_engine/movegen.py",
-    "ucci_engine/evaluate.py",
-    "ucci_engine/position.py",
-    "gomoku_protocol/rules.py",
-    "gomoku_protocol/patterns.py",
-    "gomoku_protocol/position.py",
-    "gomoku_protocol/threats.py",
-    "junqi_protocol/board.py",
-    "junqi_protocol/rules.py",
-]
-
-# A compiled class cannot be subclassed by an interpreted one: SearchPosition (engine_core/game.py)
-# is compiled only while every game position that subclasses it is compiled too.
-BASE_CLASS_MODULE = "engine_core/game.py"
-SUBCLASS_MODULES = ("ucci_engine/position.py", "gomoku_protocol/position.py")
+# The search's inner loop, by module name in every package: the shared search and TT, each game's
+# position, move generation, evaluation, pattern tables and rules (junqi's board, rules and game
+# state). Chosen by name so a game module written later is compiled too; protocol, I/O and CLI
+# modules stay interpreted (they are not hot, and interpreted they keep tracebacks readable).
+PACKAGES = ("engine_core", "ucci_engine", "gomoku_protocol", "junqi_protocol")
+HOT_NAMES = ("board", "evaluate", "game", "movegen", "patterns", "position", "rules", "search", "tables", "threats", "tt")
 
 _ERROR = re.compile(r"^([\w./\\-]+\.py):\d+: error:")
 
@@ -55,10 +38,60 @@ def say(message: str) -> None:
     sys.stderr.write(f"sanqi setup: {message}\n")
 
 
-def closed_under_subclassing(paths: list[str]) -> list[str]:
-    if BASE_CLASS_MODULE in paths and any(m not in paths for m in SUBCLASS_MODULES if os.path.isfile(m)):
-        return [p for p in paths if p != BASE_CLASS_MODULE]
-    return paths
+def module_name(path: str) -> str:
+    return path[: -len(".py")].replace("/", ".")
+
+
+def subclassed_modules(path: str) -> set[str]:
+    """Modules whose classes a class in ``path`` derives from (as far as the imports tell)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    names: dict[str, str] = {}  # local name -> what it was imported as (a module or module.attribute)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name] = alias.name
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                if isinstance(base, ast.Name) and base.id in names:
+                    found.add(names[base.id].rpartition(".")[0])  # module of the imported class
+                elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id in names:
+                    found.add(names[base.value.id])  # module.Class
+    return found
+
+
+def safe_to_compile(paths: list[str]) -> list[str]:
+    """``paths`` less what cannot be compiled apart from the rest of the class hierarchy.
+
+    mypyc lets neither side of an inheritance cross the compiled/interpreted border: SearchPosition
+    (engine_core/game.py) is compiled only while every game position deriving from it is, and a
+    position is compiled only while SearchPosition is. Each module dropped can expose another, so
+    this repeats until nothing changes.
+    """
+    every = sorted(os.path.join(p, f) for p in PACKAGES if os.path.isdir(p) for f in os.listdir(p) if f.endswith(".py"))
+    ours = {module_name(p) for p in every}
+    compiled = set(paths)
+    changed = True
+    while changed:
+        changed = False
+        for path in every:
+            for base in subclassed_modules(path) & ours:
+                base_path = base.replace(".", "/") + ".py"
+                if path in compiled and base_path not in compiled:
+                    drop, why = path, f"it subclasses a class from {base_path}, which is not compiled"
+                elif path not in compiled and base_path in compiled:
+                    drop, why = base_path, f"{path} (not compiled) subclasses a class from it"
+                else:
+                    continue
+                say(f"{drop} stays pure Python: {why}")
+                compiled.discard(drop)
+                changed = True
+    return [p for p in paths if p in compiled]
 
 
 def mypyc_extensions() -> list[Any]:
@@ -71,7 +104,7 @@ def mypyc_extensions() -> list[Any]:
     except ImportError as exc:
         say(f"mypyc is not available ({exc}): installing pure Python")
         return []
-    paths = closed_under_subclassing([m for m in HOT_MODULES if os.path.isfile(m)])
+    paths = safe_to_compile([f"{p}/{n}.py" for p in PACKAGES for n in HOT_NAMES if os.path.isfile(f"{p}/{n}.py")])
     # Each round drops the modules mypyc reported errors in; the list only shrinks, so this ends.
     while paths:
         out = io.StringIO()
@@ -89,7 +122,7 @@ def mypyc_extensions() -> list[Any]:
             report = out.getvalue()
             sys.stderr.write(report)
             failed = {os.path.normpath(m.group(1)) for m in map(_ERROR.match, report.splitlines()) if m}
-            kept = closed_under_subclassing([p for p in paths if os.path.normpath(p) not in failed])
+            kept = safe_to_compile([p for p in paths if os.path.normpath(p) not in failed])
             if not failed or kept == paths:
                 say("mypyc failed (see above): installing pure Python")
                 return []
