@@ -164,6 +164,7 @@ class Searcher:
     def _root(self, pos: SearchPosition, lines: list[Line], depth: int, alpha: int, beta: int) -> int:
         """One pass over the root moves; a move that raises alpha goes to the front of ``lines``."""
         best = -INF
+        floor = alpha
         for i in range(len(lines)):
             line = lines[i]
             m = line.move
@@ -191,7 +192,7 @@ class Searcher:
                         break
         if not self.stopped:
             top = lines[0]
-            bound = LOWER if best >= beta else (EXACT if best > -INF and best == top.score else UPPER)
+            bound = LOWER if best >= beta else (EXACT if best > floor else UPPER)
             self.tt.store(pos.key(), depth, bound, best, top.move, 0)
         return best
 
