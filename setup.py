@@ -94,6 +94,10 @@ def safe_to_compile(paths: list[str]) -> list[str]:
     return [p for p in paths if p in compiled]
 
 
+def hot_modules() -> list[str]:
+    return [f"{p}/{n}.py" for p in PACKAGES for n in HOT_NAMES if os.path.isfile(f"{p}/{n}.py")]
+
+
 def mypyc_extensions() -> list[Any]:
     """The compiled group, or [] for pure Python (asked for, or nothing left that compiles)."""
     if os.environ.get("SANQI_PURE", "").strip() not in ("", "0"):
@@ -104,7 +108,7 @@ def mypyc_extensions() -> list[Any]:
     except ImportError as exc:
         say(f"mypyc is not available ({exc}): installing pure Python")
         return []
-    paths = safe_to_compile([f"{p}/{n}.py" for p in PACKAGES for n in HOT_NAMES if os.path.isfile(f"{p}/{n}.py")])
+    paths = safe_to_compile(hot_modules())
     # Each round drops the modules mypyc reported errors in; the list only shrinks, so this ends.
     while paths:
         out = io.StringIO()
@@ -148,5 +152,6 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
 
 
-os.chdir(HERE)  # mypyc and setuptools want paths relative to the project
-setup(ext_modules=mypyc_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+if __name__ == "__main__":  # pip and setuptools run this file as a script; the tests import it
+    os.chdir(HERE)  # mypyc and setuptools want paths relative to the project
+    setup(ext_modules=mypyc_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -15,13 +15,15 @@ Everything lands in build/dist/:
     pbrain-sanqi.zip             the one-file pbrain-sanqi zipped, as Gomocup takes it
 
 Each built executable is started and must answer ``ucciok`` (sanqi) and Gomocup's ``OK`` (both);
-the median start-up times and the zipped size are printed at the end. The exit status is 1 when a
-build or a check fails or the zip is over Gomocup's 8 MB.
+the median start-up times and the zipped size are printed at the end (``--speed`` adds the nodes/s
+of the installed package over the pure-Python source tree). The exit status is 1 when a build or a
+check fails or the zip is over Gomocup's 8 MB.
 """
 
 import argparse
 import os
 import queue
+import re
 import statistics
 import subprocess
 import sys
@@ -129,6 +131,42 @@ def measure(exe: Path, protocol: str, runs: int) -> Optional[float]:
     return statistics.median(t for t in times if t is not None)
 
 
+# What each game's ``sanqi bench`` is asked, and where its output gives the overall nodes per second.
+BENCHES = {
+    "xiangqi": (["--depth", "5"], re.compile(r"^Nodes/second\s*:\s*(\d+)", re.M)),
+    "gomoku": (["--ms", "2000"], re.compile(r"^search: (\d+) nodes/s overall", re.M)),
+}
+
+
+def bench(pure: bool, game: str) -> Optional[int]:
+    """Nodes/s of ``sanqi bench GAME``, by the installed package or (``pure``) the source tree."""
+    env = dict(os.environ)
+    if pure:
+        env["PYTHONPATH"] = str(ROOT)  # the source tree before the installed package
+    else:
+        env.pop("PYTHONPATH", None)
+    args, pattern = BENCHES[game]
+    done = subprocess.run([sys.executable, "-P", "-m", "engine_core", "bench", game, *args], cwd=BUILD, env=env,
+                          capture_output=True, text=True)
+    found = pattern.search(done.stdout)
+    if done.returncode != 0 or not found:
+        log(f"sanqi bench {game} ({'pure' if pure else 'installed'}) gave no nodes/s:\n{done.stdout}{done.stderr}")
+        return None
+    return int(found.group(1))
+
+
+def compare_speed() -> list[str]:
+    """Compiled (installed) against pure Python (the source tree), both measured here and now."""
+    lines = []
+    for game in BENCHES:
+        compiled, pure = bench(False, game), bench(True, game)
+        if compiled is None or pure is None:
+            lines.append(f"{game:8} no figure (see above)")
+        else:
+            lines.append(f"{game:8} installed {compiled:8d} nodes/s, pure Python {pure:8d} nodes/s: {compiled / pure:.2f}x")
+    return lines
+
+
 def zip_pbrain() -> Path:
     exe = executable("pbrain-sanqi", "onefile")
     archive = DIST / "pbrain-sanqi.zip"
@@ -143,6 +181,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--layout", choices=LAYOUTS, action="append", help="only this layout (repeatable)")
     parser.add_argument("--runs", type=int, default=5, help="starts per start-up time (median)")
     parser.add_argument("--no-build", action="store_true", help="check and measure the existing builds")
+    parser.add_argument("--speed", action="store_true",
+                        help="also compare the installed package's nodes/s (sanqi bench) with the source tree's")
     opts = parser.parse_args(argv)
     targets = opts.target or list(TARGETS)
     layouts = opts.layout or list(LAYOUTS)
@@ -179,6 +219,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"sanqi executables ({kind}), median start-up to the first answer over {opts.runs} starts:")
     for line in report:
         print("  " + line)
+    if opts.speed:
+        print(f"nodes/s, installed ({kind}) over pure Python, in this run:")
+        for line in compare_speed():
+            print("  " + line)
     return 1 if failed else 0
 
 

@@ -1,0 +1,88 @@
+"""The install hook (setup.py) and what it installed: which modules are compiled, and who says so.
+
+The checks of an installed package look at the one a subprocess imports from outside the source
+tree, and at the engine under test (``$SANQI_EXE`` or the installed ``sanqi``); they skip with the
+reason when the install is pure Python or was built from other sources.
+"""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from types import ModuleType
+
+import pytest
+
+from conftest import ROOT, sanqi_command
+
+VERSION = re.compile(r"^sanqi \S+ \((compiled|pure Python)\)$")
+
+
+@pytest.fixture
+def setup_py(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """setup.py as a module (it only calls setup() when run as a script), from the project folder."""
+    monkeypatch.chdir(ROOT)
+    spec = importlib.util.spec_from_file_location("sanqi_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_search_core_and_every_games_position_are_hot(setup_py: ModuleType) -> None:
+    hot = setup_py.hot_modules()
+    for path in ("engine_core/search.py", "engine_core/tt.py", "engine_core/game.py", "ucci_engine/movegen.py",
+                 "ucci_engine/position.py", "gomoku_protocol/position.py", "junqi_protocol/rules.py"):
+        assert path in hot
+    assert not any(p.endswith(("protocol.py", "cli.py", "loop.py")) for p in hot)
+
+
+def test_the_whole_hot_set_is_compilable_today(setup_py: ModuleType) -> None:
+    """No interpreted class derives from a hot module's class, and no hot class from an interpreted one."""
+    assert setup_py.safe_to_compile(setup_py.hot_modules()) == setup_py.hot_modules()
+
+
+def test_a_position_left_interpreted_takes_searchposition_and_its_other_subclasses_with_it(setup_py: ModuleType) -> None:
+    hot = [p for p in setup_py.hot_modules() if p != "ucci_engine/position.py"]
+    kept = setup_py.safe_to_compile(hot)
+    assert "engine_core/game.py" not in kept  # an interpreted Position cannot derive from a compiled class
+    assert "gomoku_protocol/position.py" not in kept  # nor a compiled Board from an interpreted one
+    assert "engine_core/search.py" in kept and "ucci_engine/movegen.py" in kept
+
+
+def installed_modules(names: list[str]) -> dict[str, str]:
+    """Where each module is imported from by an interpreter that does not see the source tree."""
+    code = "import importlib, json, sys; print(json.dumps({m: importlib.import_module(m).__file__ for m in sys.argv[1:]}))"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-P", "-c", code, *names], cwd=ROOT / "tests", env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, str] = json.loads(done.stdout)
+    return found
+
+
+def test_a_compiled_install_compiled_every_hot_module(setup_py: ModuleType) -> None:
+    search = installed_modules(["engine_core.search"])["engine_core.search"]
+    if search.endswith(".py"):
+        pytest.skip("the installed sanqi is pure Python (editable, SANQI_PURE=1 or a failed compile)")
+    site = os.path.dirname(os.path.dirname(search))
+    for path in setup_py.hot_modules():
+        copy = os.path.join(site, path)
+        if not os.path.exists(copy) or open(copy, "rb").read() != (ROOT / path).read_bytes():
+            pytest.skip(f"the installed sanqi was built from other sources ({path}): `pip install .` again")
+    where = installed_modules([p[: -len(".py")].replace("/", ".") for p in setup_py.hot_modules()])
+    # A module mypyc rejected is installed as pure Python (setup.py says so on stderr): fail here instead.
+    assert [m for m, f in where.items() if f.endswith(".py")] == []
+
+
+def test_version_and_ucci_id_name_the_build_kind() -> None:
+    cmd = sanqi_command()
+    version = subprocess.run(cmd + ["--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    match = VERSION.match(version)
+    assert match, version
+    if os.path.basename(cmd[-1]).startswith("pbrain-"):
+        return  # pbrain-sanqi speaks Gomocup only
+    session = subprocess.run(cmd, input="ucci\nquit\n", capture_output=True, text=True, timeout=30).stdout
+    assert f"id name {version}" in session.splitlines()
