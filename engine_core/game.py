@@ -59,6 +59,10 @@ class SearchPosition:
         """Ordering score of a noisy move (MVV-LVA); 0 for quiet moves."""
         raise NotImplementedError
 
+    def capture_orders(self, moves: list[int]) -> list[int]:
+        """:meth:`capture_order` of each move; a game may answer the whole list faster."""
+        return [self.capture_order(m) for m in moves]
+
     def move_limit(self) -> int:
         """One more than the largest move number."""
         raise NotImplementedError

@@ -21,6 +21,7 @@ INF = MATE + 1
 MAX_PLY = 128
 KILLER_SLOTS = 4
 CHECK_EVERY = 255  # nodes between clock checks (a bit mask): a few ms even on a loaded machine
+YIELD_EVERY = 1023  # nodes between yields of the interpreter lock: sleep(0) costs a scheduler round
 ASPIRATION = 35
 TT_MOVE_ORDER = 1 << 30
 CAPTURE_ORDER = 1 << 28
@@ -199,7 +200,8 @@ class Searcher:
     # --- the tree --------------------------------------------------------------------------
 
     def _check_clock(self) -> None:
-        time.sleep(0)  # hand the interpreter lock to the protocol thread
+        if (self.nodes & YIELD_EVERY) == 0:
+            time.sleep(0)  # hand the interpreter lock to the protocol thread (compiled code never does)
         lim = self.limits
         if lim.nodes and self.nodes >= lim.nodes:
             self.stopped = True
@@ -350,12 +352,14 @@ class Searcher:
         """Moves packed with their priority in the high bits, best first."""
         killers = self.killers[ply]
         history = self.history
+        captures = pos.capture_orders(moves)
         keyed: list[int] = []
-        for m in moves:
+        for i in range(len(moves)):
+            m = moves[i]
             if m == tt_move:
                 p = TT_MOVE_ORDER
             else:
-                c = pos.capture_order(m)
+                c = captures[i]
                 if c > 0:
                     p = CAPTURE_ORDER + c
                 elif m in killers:
@@ -392,9 +396,10 @@ class Searcher:
             if best > alpha:
                 alpha = best
             moves = pos.noisy_moves()
+        captures = pos.capture_orders(moves)
         keyed: list[int] = []
-        for m in moves:
-            keyed.append((pos.capture_order(m) << ORDER_SHIFT) | m)
+        for i in range(len(moves)):
+            keyed.append((captures[i] << ORDER_SHIFT) | moves[i])
         keyed.sort(reverse=True)
         legal = 0
         for packed in keyed:

@@ -322,6 +322,14 @@ class Position(SearchPosition):
             return 0
         return _MVV[victim & 7] * 8 + 8 - _LVA[self.board[move >> 7] & 7]
 
+    def capture_orders(self, moves: list[int]) -> list[int]:
+        board = self.board
+        out: list[int] = []
+        for m in moves:
+            victim = board[m & 127]
+            out.append(_MVV[victim & 7] * 8 + 8 - _LVA[board[m >> 7] & 7] if victim else 0)
+        return out
+
     def move_limit(self) -> int:
         return MOVE_LIMIT
 
