@@ -181,9 +181,10 @@ class Brain:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
         Candidates are the points of the threat line, our fours, and the opponent's four and
-        three points. A candidate after which the opponent still wins is dropped; one the clock
-        did not let us decide is kept. If every candidate fails, the game is probably lost and
-        the full search gets every move to find the most stubborn one.
+        three points. A candidate after which the opponent still wins is dropped. Proven
+        defences are preferred; without any, the ones the clock did not let us decide are kept.
+        If every candidate fails, the game is probably lost and the full search gets every move
+        to find the most stubborn one.
         """
         deadline = time.perf_counter() + ms / 1000.0
         s = board.side
@@ -211,7 +212,7 @@ class Brain:
         shown = " ".join(board.name(m) for m in threat[:7])
         say(f"opponent threatens a {kind} ({shown}); defences {' '.join(board.name(m) for m in proven)}"
             f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}")
-        return proven + unsure
+        return proven if proven else unsure
 
     def _alpha_beta(
         self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]

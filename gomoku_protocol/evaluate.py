@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 WON = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT = 5000
-TEMPO = 40
+TEMPO = 10
+SCALE = 4
 LEAF_VCF_NODES = 24  # fours tried by the small VCF at a leaf
 LEAF_VCF_DEPTH = 5
 
@@ -90,11 +91,13 @@ def evaluate(b: "Board") -> int:
     if len(b.fours[s]) >= 2 and not b.fives[o] and leaf_vcf(b, LEAF_VCF_DEPTH, _Budget(LEAF_VCF_NODES)):
         return WON
     theirs = threat_level(b, o)
-    score = (b.totals[s] * b.attack - b.totals[o] * b.defence) // 100 + TEMPO
+    # Scaled so that one shape's worth is a few tens of points, the step the core's aspiration
+    # window is tuned for.
+    score = (b.totals[s] * b.attack - b.totals[o] * b.defence) // (100 * SCALE) + TEMPO
     if theirs == 2:
-        score -= 300
+        score -= 80
     elif theirs == 1:
-        score -= 150
+        score -= 40
     if mine == 1 and theirs < 2 and not b.fours[o]:
-        score += 1200
+        score += 300
     return max(-LIMIT, min(LIMIT, score))

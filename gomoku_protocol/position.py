@@ -24,7 +24,7 @@ MARGIN = 5
 MIN_SIZE = 5
 MAX_SIZE = 22
 PAIR_LIMIT = 400000  # raw line keys remembered (about 40 MB at most)
-QUIET_MOVES = 16  # quiet candidates kept per node, best by pattern score first
+QUIET_MOVES = 10  # quiet candidates kept per node, best by pattern score first
 
 STYLES = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
