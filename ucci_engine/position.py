@@ -16,7 +16,7 @@ from engine_core.game import MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import TEMPO, piece_values
 from ucci_engine.movegen import attacked, defended, generate
 from ucci_engine.tables import (
-    BLACK, BLACK_SIDE, CANNON, FILES, KING, KING_STEPS, KNIGHT, MOVE_LIMIT, PAWN, PIECE_LETTERS, RANKS, RED_SIDE, ROOK,
+    BLACK, BLACK_SIDE, CANNON, FILES, KING, KING_STEPS, KNIGHT, MOVE_LIMIT, PAWN, PIECE_LETTERS, RANKS, RED_SIDE, RELATED, ROOK,
     SQUARES, home_side, move_name, parse_move, rank_of, square,
 )
 
@@ -165,9 +165,11 @@ class Position(SearchPosition):
             theirs = self.pieces[side ^ 1]
             index = theirs.index(to)
             theirs.pop(index)
+        king = self.kings[side]
         if piece & 7 == KING:
             self.kings[side] = to
-        if attacked(board, self.kings[side], side ^ 1):
+            king = to
+        if (piece & 7 == KING or self.checks[-1] or RELATED[king][frm] or RELATED[king][to]) and attacked(board, king, side ^ 1):
             if piece & 7 == KING:
                 self.kings[side] = frm
             if captured:
@@ -186,7 +188,8 @@ class Position(SearchPosition):
         self.side = side ^ 1
         self.keys.append(h)
         self.quiet.append(0 if captured else self.quiet[-1] + 1)
-        self.checks.append(attacked(board, self.kings[side ^ 1], side))
+        theirs = self.kings[side ^ 1]
+        self.checks.append((RELATED[theirs][frm] or RELATED[theirs][to]) and attacked(board, theirs, side))
         return True
 
     def unmake(self) -> None:
@@ -405,12 +408,15 @@ class Position(SearchPosition):
         return mask
 
     def _legal_for(self, side: int, move: int) -> bool:
-        saved = self.side
-        self.side = side
-        ok = self.make(move)
-        if ok:
-            self.unmake()
-        self.side = saved
+        """Would ``move`` by ``side`` (to move or not) leave its own king safe?"""
+        board = self.board
+        frm, to = move >> 7, move & 127
+        piece, captured = board[frm], board[to]
+        board[to] = piece
+        board[frm] = 0
+        ok = not attacked(board, to if piece & 7 == KING else self.kings[side], side ^ 1)
+        board[frm] = piece
+        board[to] = captured
         return ok
 
     def _protected(self, sq: int) -> bool:

@@ -133,6 +133,17 @@ def _rays() -> list[list[list[int]]]:
 
 RAYS: list[list[list[int]]] = _rays()
 
+def _related(a: int, b: int) -> bool:
+    fa, ra, fb, rb = file_of(a), rank_of(a), file_of(b), rank_of(b)
+    df, dr = abs(fa - fb), abs(ra - rb)
+    return fa == fb or ra == rb or (df == 1 and dr == 1) or (df, dr) in ((1, 2), (2, 1))
+
+
+# RELATED[king][sq]: a piece leaving or reaching ``sq`` may change whether ``king`` is attacked (same
+# file or rank: rook and cannon lines and the flying general; a diagonal neighbour: a horse's leg; a
+# horse's jump away: the horse itself). Moves that touch no such square need no attack test.
+RELATED: list[list[bool]] = [[_related(k, sq) for sq in range(SQUARES)] for k in range(SQUARES)]
+
 # OWN[side][code]: is ``code`` a piece of ``side`` (False for an empty square).
 OWN: list[list[bool]] = [[0 < c < 8 for c in range(16)], [c > 8 for c in range(16)]]
 
