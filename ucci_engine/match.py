@@ -34,7 +34,8 @@ class UcciPlayer:
         self.wait_for("ucciok", 30.0)
         self.send("setoption usemillisec true")
         for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
+            # UCCI's own form: Fairy-Stockfish ignores the UCI "name … value …" form in UCCI mode.
+            self.send(f"setoption {name} {value}")
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
