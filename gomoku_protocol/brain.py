@@ -75,8 +75,8 @@ class _Watchdog(threading.Thread):
 
     def run(self) -> None:
         while not self.done:
-            if self.brain._stop or time.perf_counter() >= self.deadline:
-                self.brain.stop()
+            if self.brain.user_stop or time.perf_counter() >= self.deadline:
+                self.brain.halt()
             time.sleep(0.004)
 
 
@@ -90,7 +90,9 @@ class Brain:
         self.max_nodes = 0
         self.style = "balanced"
         self._stop = False
+        self.user_stop = False
         self.last_lines: list[int] = []
+        self.root_lines: list[int] = []  # every root move of the last search, best first
         self.last_depth = 0
 
     def resize(self, megabytes: int) -> None:
@@ -104,7 +106,12 @@ class Brain:
             self.threats.clear()
 
     def stop(self) -> None:
-        """Answer now (thread-safe: only sets flags the searches poll)."""
+        """Answer now (YXSTOP, END; thread-safe: only sets flags the searches poll)."""
+        self.user_stop = True
+        self.halt()
+
+    def halt(self) -> None:
+        """End the current phase of thinking (the clock's deadline or :meth:`stop`)."""
         self._stop = True
         self.searcher.stop()
         if self.threats is not None:
@@ -119,6 +126,7 @@ class Brain:
         """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
         start = time.perf_counter()
         self._stop = False
+        self.user_stop = False
         self.last_lines = []
         attack, defence = STYLES.get(self.style, STYLES["balanced"])
         board.set_style(attack, defence)
@@ -136,7 +144,7 @@ class Brain:
         try:
             if multipv > 1:
                 return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback, [])
-            return self._search(board, soft_ms, hard_ms, say, start, fallback)
+            return self._search(board, soft_ms, hard_ms, say, start, fallback, dog)
         finally:
             dog.done = True
             dog.join()
@@ -144,7 +152,7 @@ class Brain:
     def _left(self, start: float, hard_ms: int) -> int:
         return hard_ms - int((time.perf_counter() - start) * 1000)
 
-    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
+    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int, dog: _Watchdog) -> Result:
         ts = self._threats_for(board)
         line = ts.vcf(40, max(1, min(hard_ms // 5, 2000)), self.max_nodes)
         if line:
@@ -168,7 +176,39 @@ class Brain:
             roots = self._defences(board, ts, threat, vct, max(1, self._left(start, hard_ms) // 3), say)
             if len(roots) == 1:
                 return Result(roots[0], 0, 1, roots, "only defence")
-        return self._alpha_beta(board, soft_ms, hard_ms, say, 1, start, fallback, roots)
+        # A quarter of the time is kept to check the chosen move against the opponent's threats.
+        reserve = self._left(start, hard_ms) // 4
+        final = dog.deadline
+        dog.deadline = final - reserve / 1000.0
+        result = self._alpha_beta(board, soft_ms, hard_ms - reserve, say, 1, start, fallback, roots)
+        dog.deadline = final
+        if self.user_stop or abs(result.score) > MATE_BOUND or len(self.root_lines) < 2:
+            return result
+        self._stop = False
+        safe = self._verify(board, ts, final, say)
+        if safe >= 0 and safe != result.move:
+            return Result(safe, 0, result.depth, [safe], "alpha-beta, checked")
+        return result
+
+    def _verify(self, board: Board, ts: ThreatSearch, deadline: float, say: Say) -> int:
+        """The first of the search's best root moves after which the opponent has no VCF or VCT
+        (a check the clock cut short counts as passed); -1 if none passes in time."""
+        candidates = self.root_lines[:5]
+        for n, m in enumerate(candidates):
+            now = time.perf_counter()
+            if now >= deadline or self._stop:
+                return -1
+            slice_ms = max(1, int((deadline - now) * 1000) // (len(candidates) - n))
+            if not board.make(m):
+                continue
+            threat = ts.vcf(30, max(1, slice_ms // 3), self.max_nodes)
+            if threat is None and not ts.stopped:
+                threat = ts.vct(6, max(1, slice_ms * 2 // 3), self.max_nodes)
+            board.unmake()
+            if threat is None:
+                return m
+            say(f"{board.name(m)} loses to {' '.join(board.name(t) for t in threat[:7])}")
+        return -1
 
     def _opponent_threat(self, board: Board, ts: ThreatSearch, vct: bool, ms: int) -> Optional[list[int]]:
         """The opponent's winning line if it could move now (a VCF, or with ``vct`` a VCT)."""
@@ -237,6 +277,7 @@ class Brain:
 
         self.last_depth = 0
         self.last_lines = []
+        self.root_lines = []
         try:
             lines = self.searcher.think(board, limits, report)
         finally:
@@ -245,4 +286,5 @@ class Brain:
             return Result(fallback, 0, 0, [fallback], "one-ply")
         top = lines[0]
         self.last_lines = [ln.move for ln in lines[:multipv]]
+        self.root_lines = [ln.move for ln in lines]
         return Result(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
