@@ -27,6 +27,16 @@ def sanqi_command() -> list[str]:
     return [sys.executable, "-m", "engine_core"]
 
 
+def plays_legally(fen: str, moves: list[str], move: str) -> bool:
+    """Is ``move`` legal after ``moves`` from ``fen``? (Judged by our rules, which match pyffish's.)"""
+    from ucci_engine.position import Position
+
+    pos = Position.from_fen(fen)
+    for m in moves:
+        assert pos.push_name(m), m
+    return pos.push_name(move)
+
+
 class Session:
     """An engine process driven line by line over pipes."""
 

@@ -2,8 +2,8 @@
 
 import time
 
-from conftest import Session
-from ucci_engine.position import START_FEN, Position
+from conftest import Session, plays_legally
+from ucci_engine.position import START_FEN
 
 MID = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
 
@@ -14,13 +14,6 @@ def ucci(make) -> Session:
     _, before = s.expect("ucciok")
     assert before[0].startswith("id name sanqi")
     return s
-
-
-def legal(fen: str, moves: list[str], move: str) -> bool:
-    pos = Position.from_fen(fen)
-    for m in moves:
-        assert pos.push_name(m)
-    return pos.push_name(move)
 
 
 def test_handshake_announces_the_options_before_ucciok(session_factory) -> None:
@@ -49,7 +42,7 @@ def test_go_depth_prints_info_and_a_legal_bestmove(session_factory) -> None:
     line, before = s.expect("bestmove")
     assert any(b.startswith("info depth 3 score ") and " pv " in b for b in before)
     assert any(b.startswith("info time ") and " nodes " in b for b in before)
-    assert legal(START_FEN, ["h2e2", "h9g7"], line.split()[1])
+    assert plays_legally(START_FEN, ["h2e2", "h9g7"], line.split()[1])
 
 
 def test_setoption_in_bare_and_name_value_forms(session_factory) -> None:
@@ -139,7 +132,7 @@ def test_ponder_then_ponderhit(session_factory) -> None:
     assert not [line for line in s.quiet(1.5) if line.startswith("bestmove")]  # the clock is not running
     s.send("ponderhit")
     line, _ = s.expect("bestmove", timeout=3)
-    assert legal(START_FEN, ["h2e2"], line.split()[1])
+    assert plays_legally(START_FEN, ["h2e2"], line.split()[1])
     s.send("go ponder depth 2")
     time.sleep(0.3)
     s.send("ponderhit draw")
@@ -173,7 +166,7 @@ def test_banmoves_are_never_played(session_factory) -> None:
     s.send(f"banmoves {first}")
     s.send("go depth 3")
     second = s.expect("bestmove")[0].split()[1]
-    assert second != first and legal(START_FEN, [], second)
+    assert second != first and plays_legally(START_FEN, [], second)
     # Checked by the rook on e1 (which the flying general guards), red's only move is e0f0.
     s.send("position fen 4k4/9/9/9/9/9/9/3r5/4r4/4K4 w - - 0 1")
     s.send("banmoves e0f0")
@@ -239,13 +232,13 @@ def test_bad_input_gets_an_error_and_the_engine_keeps_its_position(session_facto
     assert not before  # blank lines are ignored, CRLF is just an end of line
     s.send("go depth 99999 nodes 2000")
     line = s.expect("bestmove")[0]
-    assert legal(START_FEN, ["h2e2"], line.split()[1])  # still the last valid position
+    assert plays_legally(START_FEN, ["h2e2"], line.split()[1])  # still the last valid position
 
 
 def test_go_before_any_position_uses_the_start_position(session_factory) -> None:
     s = ucci(session_factory)
     s.send("go depth 2")
-    assert legal(START_FEN, [], s.expect("bestmove")[0].split()[1])
+    assert plays_legally(START_FEN, [], s.expect("bestmove")[0].split()[1])
 
 
 def test_commands_not_allowed_while_thinking_are_refused(session_factory) -> None:
@@ -257,7 +250,7 @@ def test_commands_not_allowed_while_thinking_are_refused(session_factory) -> Non
     s.send("isready")
     s.expect("readyok")
     s.send("stop")
-    assert legal(START_FEN, [], s.expect("bestmove")[0].split()[1])
+    assert plays_legally(START_FEN, [], s.expect("bestmove")[0].split()[1])
 
 
 def test_end_of_input_finishes_the_search_and_exits(session_factory) -> None:

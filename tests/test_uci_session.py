@@ -2,8 +2,8 @@
 
 import time
 
-from conftest import Session
-from ucci_engine.position import START_FEN, Position
+from conftest import Session, plays_legally
+from ucci_engine.position import START_FEN
 
 
 def uci(make) -> Session:
@@ -12,13 +12,6 @@ def uci(make) -> Session:
     _, before = s.expect("uciok")
     assert before[0].startswith("id name sanqi")
     return s
-
-
-def legal(moves: list[str], move: str, fen: str = START_FEN) -> bool:
-    pos = Position.from_fen(fen)
-    for m in moves:
-        assert pos.push_name(m)
-    return pos.push_name(move)
 
 
 def test_handshake_lists_the_options(session_factory) -> None:
@@ -43,7 +36,7 @@ def test_scores_pv_and_multipv(session_factory) -> None:
     assert [b.split()[b.split().index("multipv") + 1] for b in last] == ["1", "2", "3"]
     assert all(" score cp " in b and " pv " in b for b in last)
     assert len({b.split(" pv ")[1].split()[0] for b in last}) == 3
-    assert legal(["h2e2"], line.split()[1])
+    assert plays_legally(START_FEN, ["h2e2"], line.split()[1])
 
 
 def test_mate_scores(session_factory) -> None:
@@ -100,7 +93,7 @@ def test_skill_level_still_plays_legal_moves(session_factory) -> None:
     s.send("setoption name Clear Hash")
     s.send("position startpos")
     s.send("go depth 5")
-    assert legal([], s.expect("bestmove")[0].split()[1])
+    assert plays_legally(START_FEN, [], s.expect("bestmove")[0].split()[1])
 
 
 def test_perft_display_and_bad_input(session_factory) -> None:

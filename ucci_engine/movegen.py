@@ -71,58 +71,15 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
 
 def attacked(board: list[int], sq: int, by: int) -> bool:
     """Is ``sq`` attacked by side ``by``? A king on the same open file counts (the flying general)."""
-    enemy = by << 3
-    rook, cannon, king = enemy | ROOK, enemy | CANNON, enemy | KING
-    for ray in RAYS[sq]:
-        screened = False
-        for t in ray:
-            q = board[t]
-            if q != 0:
-                if not screened:
-                    if q == rook or q == king:
-                        return True
-                    screened = True
-                else:
-                    if q == cannon:
-                        return True
-                    break
-    knight = enemy | KNIGHT
-    for f, leg in KNIGHT_ATTACKERS[sq]:
-        if board[f] == knight and board[leg] == 0:
-            return True
-    pawn = enemy | PAWN
-    for f in PAWN_ATTACKERS[by][sq]:
-        if board[f] == pawn:
-            return True
-    return False
+    return _hit(board, sq, by, (by << 3) | KING)
 
 
 def defended(board: list[int], sq: int, by: int) -> bool:
     """Could side ``by`` capture on ``sq``? Like :func:`attacked`, but the king only steps and
     advisors and elephants count too: these are the pieces that guard a square in practice."""
+    if _hit(board, sq, by, -1):
+        return True
     enemy = by << 3
-    rook, cannon = enemy | ROOK, enemy | CANNON
-    for ray in RAYS[sq]:
-        screened = False
-        for t in ray:
-            q = board[t]
-            if q != 0:
-                if not screened:
-                    if q == rook:
-                        return True
-                    screened = True
-                else:
-                    if q == cannon:
-                        return True
-                    break
-    knight = enemy | KNIGHT
-    for f, leg in KNIGHT_ATTACKERS[sq]:
-        if board[f] == knight and board[leg] == 0:
-            return True
-    pawn = enemy | PAWN
-    for f in PAWN_ATTACKERS[by][sq]:
-        if board[f] == pawn:
-            return True
     king, advisor, bishop = enemy | KING, enemy | ADVISOR, enemy | BISHOP
     for f in KING_STEPS[sq]:
         if board[f] == king:
@@ -132,6 +89,34 @@ def defended(board: list[int], sq: int, by: int) -> bool:
             return True
     for f, eye in BISHOP_STEPS[sq]:
         if board[f] == bishop and board[eye] == 0:
+            return True
+    return False
+
+
+def _hit(board: list[int], sq: int, by: int, flying_king: int) -> bool:
+    """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
+    enemy = by << 3
+    rook, cannon = enemy | ROOK, enemy | CANNON
+    for ray in RAYS[sq]:
+        screened = False
+        for t in ray:
+            q = board[t]
+            if q != 0:
+                if not screened:
+                    if q == rook or q == flying_king:
+                        return True
+                    screened = True
+                else:
+                    if q == cannon:
+                        return True
+                    break
+    knight = enemy | KNIGHT
+    for f, leg in KNIGHT_ATTACKERS[sq]:
+        if board[f] == knight and board[leg] == 0:
+            return True
+    pawn = enemy | PAWN
+    for f in PAWN_ATTACKERS[by][sq]:
+        if board[f] == pawn:
             return True
     return False
 

@@ -36,6 +36,12 @@ def number(text: str, what: str, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
+def name_value(words: list[str]) -> tuple[str, str]:
+    """``Move Overhead value 30`` → ('Move Overhead', '30'): a name of several words, then its value."""
+    cut = words.index("value") if "value" in words else len(words)
+    return " ".join(words[:cut]), " ".join(words[cut + 1 :])
+
+
 def split_position(words: list[str]) -> tuple[str, list[str]]:
     """``startpos|fen F… [moves m…]`` → (FEN, moves)."""
     if not words:
@@ -255,9 +261,8 @@ class UcciProtocol(Dialect):
 
     def cmd_setoption(self, args: list[str]) -> None:
         if args[:1] == ["name"]:  # the UCI form some drivers send
-            words = args[1:]
-            cut = words.index("value") if "value" in words else len(words)
-            name, value = " ".join(words[:cut]).lower(), " ".join(words[cut + 1 :])
+            name, value = name_value(args[1:])
+            name = name.lower()
         elif args:
             name, value = args[0].lower(), " ".join(args[1:])
         else:
@@ -407,9 +412,8 @@ class UciProtocol(Dialect):
     def cmd_setoption(self, args: list[str]) -> None:
         if args[:1] != ["name"]:
             raise BadInput("setoption needs: name <id> [value <x>]")
-        words = args[1:]
-        cut = words.index("value") if "value" in words else len(words)
-        name, value = " ".join(words[:cut]).lower(), " ".join(words[cut + 1 :])
+        label, value = name_value(args[1:])
+        name = label.lower()
         if name == "hash":
             self.engine.set_hash(int(number(value, "Hash", 1, 1024)))
         elif name == "threads":
@@ -425,7 +429,7 @@ class UciProtocol(Dialect):
         elif name == "skill level":
             self.engine.skill = int(number(value, "Skill Level", 0, 20))
         else:
-            raise BadInput(f"no such option: {' '.join(words[:cut])}")
+            raise BadInput(f"no such option: {label}")
 
     def cmd_quit(self, args: list[str]) -> None:
         self.engine.stop_and_wait()
