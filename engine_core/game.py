@@ -4,9 +4,11 @@ A game's position subclasses :class:`SearchPosition` and overrides every method.
 ints below :meth:`SearchPosition.move_limit` so the search can index its history table by them.
 """
 
-MATE = 30000
-MATE_BOUND = MATE - 1000  # scores beyond this are mates, counted in plies from the root
-NO_SCORE = -32768  # "no verdict" from rule_score
+from typing import Final
+
+MATE: Final = 30000
+MATE_BOUND: Final = MATE - 1000  # scores beyond this are mates, counted in plies from the root
+NO_SCORE: Final = -32768  # "no verdict" from rule_score
 
 
 class SearchPosition:

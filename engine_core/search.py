@@ -12,26 +12,26 @@ lock every few thousand nodes, which keeps the protocol thread responsive when c
 
 import math
 import time
-from typing import Callable, Optional
+from typing import Callable, Final, Optional
 
 from engine_core.game import MATE, MATE_BOUND, NO_SCORE, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
 
-INF = MATE + 1
-MAX_PLY = 128
-KILLER_SLOTS = 4
-CHECK_EVERY = 255  # nodes between clock checks (a bit mask): a few ms even on a loaded machine
-YIELD_EVERY = 1023  # nodes between yields of the interpreter lock: sleep(0) costs a scheduler round
-ASPIRATION = 35
-TT_MOVE_ORDER = 1 << 30
-CAPTURE_ORDER = 1 << 28
-KILLER_ORDER = 1 << 26
-FUTILITY_MARGIN = 70
-LATE_MOVES = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
+INF: Final = MATE + 1
+MAX_PLY: Final = 128
+KILLER_SLOTS: Final = 4
+CHECK_EVERY: Final = 255  # nodes between clock checks (a bit mask): a few ms even on a loaded machine
+YIELD_EVERY: Final = 1023  # nodes between yields of the interpreter lock: sleep(0) costs a scheduler round
+ASPIRATION: Final = 35
+TT_MOVE_ORDER: Final = 1 << 30
+CAPTURE_ORDER: Final = 1 << 28
+KILLER_ORDER: Final = 1 << 26
+FUTILITY_MARGIN: Final = 70
+LATE_MOVES: Final = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
-REDUCTIONS: list[list[int]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
-ORDER_SHIFT = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
-MOVE_MASK = (1 << ORDER_SHIFT) - 1
+REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
+ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
+MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 
 
 class Limits:

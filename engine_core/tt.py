@@ -4,15 +4,17 @@ An entry packs move (24 bits), depth (8), bound (2) and score (17) into one int,
 two list reads. Mate scores are stored relative to the node, not the root.
 """
 
+from typing import Final
+
 from engine_core.game import MATE_BOUND
 
-EXACT = 3
-LOWER = 2  # score >= stored (fail high)
-UPPER = 1  # score <= stored (fail low)
+EXACT: Final = 3
+LOWER: Final = 2  # score >= stored (fail high)
+UPPER: Final = 1  # score <= stored (fail low)
 
-_MOVE_MASK = (1 << 24) - 1
-_SCORE_OFFSET = 1 << 16
-_BYTES_PER_ENTRY = 88  # two list slots plus two boxed ints on 64-bit CPython
+_MOVE_MASK: Final = (1 << 24) - 1
+_SCORE_OFFSET: Final = 1 << 16
+_BYTES_PER_ENTRY: Final = 88  # two list slots plus two boxed ints on 64-bit CPython
 
 
 def score_to_tt(score: int, ply: int) -> int:

@@ -5,12 +5,14 @@ incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) reweights def
 Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 """
 
+from typing import Final
+
 from ucci_engine.tables import ADVISOR, BISHOP, CANNON, KING, KNIGHT, PAWN, ROOK, SQUARES, file_of, rank_of
 
-MATERIAL = [0, 0, 20, 20, 90, 200, 95, 10]
+MATERIAL: Final = [0, 0, 20, 20, 90, 200, 95, 10]
 
 # Positional tables for red, written as the board looks from red's side: the first row is rank 9.
-_KNIGHT = [
+_KNIGHT: Final = [
     [4, 8, 16, 12, 4, 12, 16, 8, 4],
     [4, 10, 28, 16, 8, 16, 28, 10, 4],
     [12, 14, 16, 20, 18, 20, 16, 14, 12],
@@ -22,7 +24,7 @@ _KNIGHT = [
     [0, 2, 4, 4, -2, 4, 4, 2, 0],
     [0, -4, 0, 0, 0, 0, 0, -4, 0],
 ]
-_ROOK = [
+_ROOK: Final = [
     [6, 8, 7, 13, 14, 13, 7, 8, 6],
     [6, 12, 9, 16, 33, 16, 9, 12, 6],
     [6, 8, 7, 14, 16, 14, 7, 8, 6],
@@ -34,7 +36,7 @@ _ROOK = [
     [5, 8, 6, 12, 0, 12, 6, 8, 5],
     [-6, 6, 4, 12, 0, 12, 4, 6, -6],
 ]
-_CANNON = [
+_CANNON: Final = [
     [4, 4, 0, -5, -6, -5, 0, 4, 4],
     [2, 2, 0, -4, -7, -4, 0, 2, 2],
     [1, 1, 0, -5, -4, -5, 0, 1, 1],
@@ -46,7 +48,7 @@ _CANNON = [
     [0, 1, 2, 2, 2, 2, 2, 1, 0],
     [0, 0, 1, 3, 3, 3, 1, 0, 0],
 ]
-_PAWN = [
+_PAWN: Final = [
     [0, 3, 6, 9, 12, 9, 6, 3, 0],
     [18, 36, 56, 80, 120, 80, 56, 36, 18],
     [14, 26, 42, 60, 80, 60, 42, 26, 14],
@@ -58,21 +60,21 @@ _PAWN = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
 ]
-_KING = [[0] * 9 for _ in range(7)] + [
+_KING: Final = [[0] * 9 for _ in range(7)] + [
     [0, 0, 0, -8, -9, -8, 0, 0, 0],
     [0, 0, 0, -4, -4, -4, 0, 0, 0],
     [0, 0, 0, 1, 5, 1, 0, 0, 0],
 ]
-_GUARD = [[0] * 9 for _ in range(7)] + [
+_GUARD: Final = [[0] * 9 for _ in range(7)] + [
     [0, 0, -2, 0, 4, 0, -2, 0, 0],
     [0, 0, 0, 0, 3, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
 ]
-_POSITIONAL = {KING: _KING, ADVISOR: _GUARD, BISHOP: _GUARD, KNIGHT: _KNIGHT, ROOK: _ROOK, CANNON: _CANNON, PAWN: _PAWN}
+_POSITIONAL: Final = {KING: _KING, ADVISOR: _GUARD, BISHOP: _GUARD, KNIGHT: _KNIGHT, ROOK: _ROOK, CANNON: _CANNON, PAWN: _PAWN}
 
-STYLES = ("solid", "normal", "risky")
+STYLES: Final = ("solid", "normal", "risky")
 # Per style: defenders' material bonus, and percent of the positional value of attackers across the river.
-_STYLE_WEIGHTS = {"solid": (6, 80), "normal": (0, 100), "risky": (-4, 125)}
+_STYLE_WEIGHTS: Final = {"solid": (6, 80), "normal": (0, 100), "risky": (-4, 125)}
 
 
 def _red_value(kind: int, sq: int, style: str) -> int:
@@ -101,4 +103,4 @@ def piece_values(style: str = "normal") -> list[list[int]]:
     return table
 
 
-TEMPO = 3
+TEMPO: Final = 3

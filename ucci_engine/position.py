@@ -10,7 +10,7 @@ True
 """
 
 import random
-from typing import Optional
+from typing import Final, Optional
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import TEMPO, piece_values
@@ -20,19 +20,19 @@ from ucci_engine.tables import (
     SQUARES, home_side, move_name, parse_move, rank_of, square,
 )
 
-START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-BAN_SCORE = 20000  # a loss by the repetition rules: worse than any material, better than mate
-DRAW_PLIES = 120  # 60 moves without a capture
+START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+BAN_SCORE: Final = 20000  # a loss by the repetition rules: worse than any material, better than mate
+DRAW_PLIES: Final = 120  # 60 moves without a capture
 
-_LETTER_CODES = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
+_LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
 _rng = random.Random(20261121)
-ZOBRIST: list[list[int]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
-ZOBRIST_SIDE = _rng.getrandbits(62) + 1
+ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
+ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
-_MVV = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
-_WORTH = [0, 99, 2, 2, 4, 9, 4, 1]  # rough exchange value by kind, to spot losing captures
-_LVA = [0, 7, 2, 2, 4, 6, 4, 1]
+_MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
+_WORTH: Final = [0, 99, 2, 2, 4, 9, 4, 1]  # rough exchange value by kind, to spot losing captures
+_LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 
 
 class FenError(ValueError):
@@ -188,8 +188,8 @@ class Position(SearchPosition):
         self.side = side ^ 1
         self.keys.append(h)
         self.quiet.append(0 if captured else self.quiet[-1] + 1)
-        theirs = self.kings[side ^ 1]
-        self.checks.append((RELATED[theirs][frm] or RELATED[theirs][to]) and attacked(board, theirs, side))
+        their_king = self.kings[side ^ 1]
+        self.checks.append((RELATED[their_king][frm] or RELATED[their_king][to]) and attacked(board, their_king, side))
         return True
 
     def unmake(self) -> None:

@@ -4,15 +4,24 @@ Squares are ``rank * 9 + file``: file 0–8 from red's left (a–i), rank 0–9 
 so ``a0`` is 0 and ``i9`` is 89. Red moves up the ranks. Move numbers are ``from << 7 | to``.
 """
 
-KING, ADVISOR, BISHOP, KNIGHT, ROOK, CANNON, PAWN = 1, 2, 3, 4, 5, 6, 7
-BLACK = 8  # added to a red piece code; a piece's side is ``code >> 3``
-RED_SIDE, BLACK_SIDE = 0, 1
-PIECE_LETTERS = " KABNRCP"
+from typing import Final
 
-FILES = 9
-RANKS = 10
-SQUARES = 90
-MOVE_LIMIT = SQUARES << 7
+KING: Final = 1
+ADVISOR: Final = 2
+BISHOP: Final = 3
+KNIGHT: Final = 4
+ROOK: Final = 5
+CANNON: Final = 6
+PAWN: Final = 7
+BLACK: Final = 8  # added to a red piece code; a piece's side is ``code >> 3``
+RED_SIDE: Final = 0
+BLACK_SIDE: Final = 1
+PIECE_LETTERS: Final = " KABNRCP"
+
+FILES: Final = 9
+RANKS: Final = 10
+SQUARES: Final = 90
+MOVE_LIMIT: Final = SQUARES << 7
 
 
 def square(file: int, rank: int) -> int:
@@ -50,12 +59,12 @@ def _steps(deltas: list[tuple[int, int]], keep: "list[list[bool]]") -> list[list
     return table
 
 
-_ORTHO = [(0, 1), (0, -1), (-1, 0), (1, 0)]
-_DIAG = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+_ORTHO: Final = [(0, 1), (0, -1), (-1, 0), (1, 0)]
+_DIAG: Final = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 _palace_pair = [[in_palace(file_of(a), rank_of(a)) and in_palace(file_of(b), rank_of(b)) for b in range(SQUARES)] for a in range(SQUARES)]
 
-KING_STEPS: list[list[int]] = _steps(_ORTHO, _palace_pair)
-ADVISOR_STEPS: list[list[int]] = _steps(_DIAG, _palace_pair)
+KING_STEPS: Final[list[list[int]]] = _steps(_ORTHO, _palace_pair)
+ADVISOR_STEPS: Final[list[list[int]]] = _steps(_DIAG, _palace_pair)
 
 
 def _bishop_steps() -> list[list[tuple[int, int]]]:
@@ -86,10 +95,10 @@ def _knight_steps() -> list[list[tuple[int, int]]]:
     return table
 
 
-BISHOP_STEPS: list[list[tuple[int, int]]] = _bishop_steps()
-KNIGHT_STEPS: list[list[tuple[int, int]]] = _knight_steps()
+BISHOP_STEPS: Final[list[list[tuple[int, int]]]] = _bishop_steps()
+KNIGHT_STEPS: Final[list[list[tuple[int, int]]]] = _knight_steps()
 # (from, leg) pairs of knights that attack a square: the knight steps read backwards.
-KNIGHT_ATTACKERS: list[list[tuple[int, int]]] = [
+KNIGHT_ATTACKERS: Final[list[list[tuple[int, int]]]] = [
     [(f, leg) for f in range(SQUARES) for (t, leg) in KNIGHT_STEPS[f] if t == sq] for sq in range(SQUARES)
 ]
 
@@ -108,9 +117,9 @@ def _pawn_steps(side: int) -> list[list[int]]:
     return table
 
 
-PAWN_STEPS: list[list[list[int]]] = [_pawn_steps(RED_SIDE), _pawn_steps(BLACK_SIDE)]
+PAWN_STEPS: Final[list[list[list[int]]]] = [_pawn_steps(RED_SIDE), _pawn_steps(BLACK_SIDE)]
 # PAWN_ATTACKERS[side][sq]: squares from which a pawn of ``side`` attacks ``sq``.
-PAWN_ATTACKERS: list[list[list[int]]] = [
+PAWN_ATTACKERS: Final[list[list[list[int]]]] = [
     [[f for f in range(SQUARES) if sq in PAWN_STEPS[side][f]] for sq in range(SQUARES)] for side in (RED_SIDE, BLACK_SIDE)
 ]
 
@@ -131,7 +140,7 @@ def _rays() -> list[list[list[int]]]:
     return table
 
 
-RAYS: list[list[list[int]]] = _rays()
+RAYS: Final[list[list[list[int]]]] = _rays()
 
 def _related(a: int, b: int) -> bool:
     fa, ra, fb, rb = file_of(a), rank_of(a), file_of(b), rank_of(b)
@@ -142,10 +151,10 @@ def _related(a: int, b: int) -> bool:
 # RELATED[king][sq]: a piece leaving or reaching ``sq`` may change whether ``king`` is attacked (same
 # file or rank: rook and cannon lines and the flying general; a diagonal neighbour: a horse's leg; a
 # horse's jump away: the horse itself). Moves that touch no such square need no attack test.
-RELATED: list[list[bool]] = [[_related(k, sq) for sq in range(SQUARES)] for k in range(SQUARES)]
+RELATED: Final[list[list[bool]]] = [[_related(k, sq) for sq in range(SQUARES)] for k in range(SQUARES)]
 
 # OWN[side][code]: is ``code`` a piece of ``side`` (False for an empty square).
-OWN: list[list[bool]] = [[0 < c < 8 for c in range(16)], [c > 8 for c in range(16)]]
+OWN: Final[list[list[bool]]] = [[0 < c < 8 for c in range(16)], [c > 8 for c in range(16)]]
 
 
 def square_name(sq: int) -> str:
