@@ -4,6 +4,7 @@ thinking is :class:`junqi_protocol.players.Engine`."""
 from typing import Optional
 
 from engine_core import __version__
+from engine_core.build_info import build_kind
 from engine_core.loop import Channel
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules, parse_event
@@ -42,7 +43,7 @@ class JunqiProtocol:
     def handle(self, chan: Channel, line: str) -> None:
         word, _, rest = line.partition(" ")
         if word == "junqi":
-            chan.send(f"id name sanqi {__version__}")
+            chan.send(f"id name sanqi {__version__} ({build_kind()})")
             chan.send("id author sanqi developers")
             chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
             chan.send("option name seed type spin default 0 min 0 max 2147483647")
