@@ -163,7 +163,7 @@ class Brain:
         if threat is None and not self._stop:
             # Our threes only matter when the opponent has no fours to win with first.
             left = self._left(start, hard_ms)
-            line = ts.vct(8, max(1, min(left // 4, soft_ms // 2)), self.max_nodes)
+            line = ts.vct(8, max(1, min(left // 3, soft_ms)), self.max_nodes)
             if line:
                 say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
                 return Result(line[0], MATE - len(line), len(line), line, "vct")
