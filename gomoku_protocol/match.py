@@ -112,7 +112,7 @@ def main(args: list[str]) -> int:
     p.add_argument("--games", type=int, default=40, help="games in all (each opening twice)")
     p.add_argument("--size", type=int, default=15)
     p.add_argument("--rule", type=int, default=0, help="Gomocup rule bitmask: 0 freestyle, 1 exact five, 4 renju")
-    p.add_argument("--ms", type=int, default=300, help="our time per move in milliseconds")
+    p.add_argument("--ms", type=int, default=500, help="our time per move in milliseconds")
     p.add_argument("--style", choices=sorted(STYLES), default="balanced")
     p.add_argument("--openings", help="openings file (default: the reference's openings.txt)")
     p.add_argument("--psq", help="write each game as a .psq record into this folder")
