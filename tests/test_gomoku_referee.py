@@ -121,6 +121,16 @@ def test_whole_game_like_gomocupjudge(turn_ms: int) -> None:
         judge.close()
 
 
+def test_renju_game_never_forbidden_on_time() -> None:
+    # Our brain is black under renju: every answer is checked legal (forbidden points included).
+    judge = Judge(1000, 0, 120 * MB, size=15, rule=4)
+    try:
+        judge.play(120)
+        assert len(judge.moves_timed) >= 4
+    finally:
+        judge.close()
+
+
 def test_match_clock_binds_when_it_is_shorter() -> None:
     # 4 s for the whole game with 1 s a move: the brain must share the match clock out.
     judge = Judge(1000, 4000, 120 * MB)
