@@ -1,9 +1,10 @@
-"""Choosing a move: forced replies, then VCF, VCT, and alpha-beta on the shared search.
+"""Choosing a move: forced replies, VCF, threat defence, VCT, alpha-beta on the shared search,
+and a last check of the chosen move against the opponent's threats.
 
-The protocol thread owns the clock: :meth:`Brain.think` runs in a worker, and a timer thread calls
-:meth:`Brain.stop` at the hard limit, so the answer never waits for the search's own (coarse)
-clock checks. Whatever happens, a legal move is always ready: the one-ply pattern choice is
-computed first and only replaced by something better.
+:meth:`Brain.think` runs in the protocol's worker thread; a watchdog thread ends each phase at its
+deadline (and everything at the hard limit or on :meth:`Brain.stop`), so the answer never waits
+for the search's own coarse clock checks. Whatever happens, a legal move is always ready: the
+one-ply pattern choice is computed first and only replaced by something better.
 """
 
 import threading

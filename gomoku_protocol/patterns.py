@@ -31,10 +31,6 @@ VALUE = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
 COUNT = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
 
 
-def five_count(c: int) -> int:
-    return c & 15
-
-
 def four_count(c: int) -> int:
     """Fours of every kind a point makes (an open four counts once)."""
     return ((c >> 4) & 15) + ((c >> 8) & 15)

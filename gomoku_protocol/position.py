@@ -303,9 +303,6 @@ class Board(SearchPosition):
         """Whether ``color`` playing the empty point ``i`` wins (checked on the raw cells)."""
         return makes_win(self.cells, i, color, self.kinds[color], self.dirs)
 
-    def last_won(self) -> bool:
-        return len(self.won) > 0 and self.won[-1]
-
     def full(self) -> bool:
         return self.stones >= len(self.points)
 
