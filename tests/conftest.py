@@ -117,6 +117,15 @@ class Session:
         return self.proc.returncode
 
 
+def greeted(make, hello: str, ok: str) -> Session:
+    """A new session that has answered the handshake ``hello`` with ``ok``, naming itself sanqi."""
+    s = make()
+    s.send(hello)
+    _, before = s.expect(ok)
+    assert before[0].startswith("id name sanqi")
+    return s
+
+
 @pytest.fixture
 def session_factory():
     made: list[Session] = []

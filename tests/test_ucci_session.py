@@ -2,18 +2,14 @@
 
 import time
 
-from conftest import Session, plays_legally
+from conftest import Session, greeted, plays_legally
 from ucci_engine.position import START_FEN
 
 MID = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
 
 
 def ucci(make) -> Session:
-    s = make()
-    s.send("ucci")
-    _, before = s.expect("ucciok")
-    assert before[0].startswith("id name sanqi")
-    return s
+    return greeted(make, "ucci", "ucciok")
 
 
 def test_handshake_announces_the_options_before_ucciok(session_factory) -> None:

@@ -2,16 +2,12 @@
 
 import time
 
-from conftest import Session, plays_legally
+from conftest import Session, greeted, plays_legally
 from ucci_engine.position import START_FEN
 
 
 def uci(make) -> Session:
-    s = make()
-    s.send("uci")
-    _, before = s.expect("uciok")
-    assert before[0].startswith("id name sanqi")
-    return s
+    return greeted(make, "uci", "uciok")
 
 
 def test_handshake_lists_the_options(session_factory) -> None:
