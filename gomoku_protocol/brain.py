@@ -14,13 +14,15 @@ from typing import Callable, Optional
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from gomoku_protocol.position import STYLES, Board
-from gomoku_protocol.threats import ThreatSearch
+from gomoku_protocol.position import PAIR_LIMIT, STYLES, Board
+from gomoku_protocol.threats import MEMO_LIMIT, ThreatSearch
 
 Say = Callable[[str], None]
 
 DEFAULT_HASH_MB = 32
 PROCESS_BASE_MB = 40  # interpreter, tables and search stacks, measured at about 25 MB
+ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
+PAIR_DEFAULT = PAIR_LIMIT[0]
 
 
 def hash_megabytes(max_memory: int) -> int:
@@ -92,9 +94,25 @@ class Brain:
         self.style = "balanced"
         self._stop = False
         self.user_stop = False
+        self.memo_limit = MEMO_LIMIT
         self.last_lines: list[int] = []
         self.root_lines: list[int] = []  # every root move of the last search, best first
         self.last_depth = 0
+
+    def set_memory(self, max_memory: int) -> None:
+        """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table, the
+        threat searches' memos and the pattern dictionary each get at most a third of what the
+        interpreter leaves."""
+        self.resize(hash_megabytes(max_memory))
+        if max_memory > 0:
+            third = max(1, max_memory - PROCESS_BASE_MB * (1 << 20)) // 3
+            self.memo_limit = max(5000, min(MEMO_LIMIT, third // 2 // ENTRY_BYTES))
+            PAIR_LIMIT[0] = max(20000, min(PAIR_DEFAULT, third // ENTRY_BYTES))
+        else:
+            self.memo_limit = MEMO_LIMIT
+            PAIR_LIMIT[0] = PAIR_DEFAULT
+        if self.threats is not None:
+            self.threats.memo_limit = self.memo_limit
 
     def resize(self, megabytes: int) -> None:
         if megabytes != self.hash_mb:
@@ -121,6 +139,7 @@ class Brain:
     def _threats_for(self, board: Board) -> ThreatSearch:
         if self.threats is None or self.threats.board is not board:
             self.threats = ThreatSearch(board)
+            self.threats.memo_limit = self.memo_limit
         return self.threats
 
     def think(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:

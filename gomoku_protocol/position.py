@@ -23,7 +23,7 @@ from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, mak
 MARGIN = 5
 MIN_SIZE = 5
 MAX_SIZE = 22
-PAIR_LIMIT = 400000  # raw line keys remembered (about 40 MB at most)
+PAIR_LIMIT = [400000]  # raw line keys remembered (about 100 bytes each); the brain lowers it to fit max_memory
 QUIET_MOVES = 10  # quiet candidates kept per node, best by pattern score first
 
 STYLES = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
@@ -189,7 +189,7 @@ class Board(SearchPosition):
 
     def _pair(self, key: int) -> int:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
-        if len(self.pairs) >= PAIR_LIMIT:
+        if len(self.pairs) >= PAIR_LIMIT[0]:
             self.pairs.clear()  # bounds memory; the canonical tables refill it cheaply
         self.pairs[key] = both
         return both

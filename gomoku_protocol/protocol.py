@@ -15,7 +15,7 @@ from typing import Optional
 
 from engine_core import __version__
 from engine_core.loop import Channel, Worker
-from gomoku_protocol.brain import Brain, Result, hash_megabytes
+from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
 from gomoku_protocol.rules import BLACK, WHITE
 
@@ -233,7 +233,7 @@ class GomocupProtocol:
             self.time_left = n
         elif key == "max_memory":
             self.max_memory = max(0, n)
-            self.brain.resize(hash_megabytes(self.max_memory))
+            self.brain.set_memory(self.max_memory)
         elif key == "game_type":
             self.game_type = n
         elif key == "rule":

@@ -20,7 +20,7 @@ from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Board
 
 CHECK_EVERY = 31  # nodes between clock checks
-MEMO_LIMIT = 200000  # remembered failures before the memo is cleared (bounds memory)
+MEMO_LIMIT = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
 
 
 class ThreatSearch:
@@ -33,6 +33,7 @@ class ThreatSearch:
         self.vcf_fail: dict[int, int] = {}
         self.vct_fail: dict[int, int] = {}
         self.vcf_depth = 12  # VCF attacker moves tried at each VCT leaf
+        self.memo_limit = MEMO_LIMIT
 
     def stop(self) -> None:
         self.stopped = True
@@ -57,7 +58,7 @@ class ThreatSearch:
         self.deadline = time.perf_counter() + ms / 1000.0
         self.stopped = False
         for memo in (self.vcf_fail, self.vct_fail):
-            if len(memo) > MEMO_LIMIT:
+            if len(memo) > self.memo_limit:
                 memo.clear()
 
     def _ordered(self, cells: list[int], color: int) -> list[int]:
