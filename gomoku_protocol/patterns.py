@@ -25,7 +25,8 @@ FLEX4 = 8
 FIVE = 9
 OVERLINE = 10  # renju black's six or more: no win, and forbidden
 
-# The "seed" shape scores: one-ply worth of each line shape, for attack and defence alike.
+# One-ply worth of each line shape, for attack and defence alike (the scorer the issue calls the
+# seed's; the values are ours).
 VALUE = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
 # Per-cell counters packed in one int: fives | open fours << 4 | fours << 8 | open threes << 12 | overlines << 16.
 COUNT = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
