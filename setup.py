@@ -16,6 +16,7 @@ import contextlib
 import io
 import os
 import re
+import shutil
 import sys
 from typing import Any
 
@@ -152,6 +153,20 @@ class OptionalBuildExt(build_ext):
             self.extensions = []
 
 
+def clear_stale_builds() -> None:
+    """Remove setuptools' build folders left by an earlier install.
+
+    pip builds in the source tree; a shared library left in build/lib by an install that compiled a
+    different set of modules would be packed again and fail at import (``sanqi__mypyc`` lacking a
+    module's init), so every build starts from empty build folders.
+    """
+    for name in os.listdir("build") if os.path.isdir("build") else []:
+        if name == "lib" or name.startswith(("lib.", "temp.", "bdist.")):
+            shutil.rmtree(os.path.join("build", name), ignore_errors=True)
+
+
 if __name__ == "__main__":  # pip and setuptools run this file as a script; the tests import it
     os.chdir(HERE)  # mypyc and setuptools want paths relative to the project
+    if any(cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext", "install", "develop", "editable_wheel")):
+        clear_stale_builds()
     setup(ext_modules=mypyc_extensions(), cmdclass={"build_ext": OptionalBuildExt})
