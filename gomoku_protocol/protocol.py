@@ -14,6 +14,7 @@ import traceback
 from typing import Optional
 
 from engine_core import __version__
+from engine_core.build_info import build_kind
 from engine_core.loop import Channel, Worker
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
@@ -137,7 +138,7 @@ class GomocupProtocol:
             self.cmd_info(rest)
         elif head == "ABOUT":
             self.chan.send(
-                f'name="sanqi", version="{__version__}", author="sanqi developers", country="", '
+                f'name="sanqi", version="{__version__} ({build_kind()})", author="sanqi developers", country="", '
                 f'www="", email=""'
             )
         elif head == "BEGIN":
