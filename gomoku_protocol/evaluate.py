@@ -7,7 +7,7 @@ legal four-four) has won unless fours stop it; a four-three or double-three poin
 threat; the opponent's threats cost a tempo to parry.
 """
 
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
@@ -15,12 +15,12 @@ from gomoku_protocol.rules import BLACK
 if TYPE_CHECKING:
     from gomoku_protocol.position import Board
 
-WON = 6000  # below MATE_BOUND: a near-certain win, not a proof
-LIMIT = 5000
-TEMPO = 10
-SCALE = 4
-LEAF_VCF_NODES = 24  # fours tried by the small VCF at a leaf
-LEAF_VCF_DEPTH = 5
+WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
+LIMIT: Final = 5000
+TEMPO: Final = 10
+SCALE: Final = 4
+LEAF_VCF_NODES: Final = 24  # fours tried by the small VCF at a leaf
+LEAF_VCF_DEPTH: Final = 5
 
 
 def threat_level(b: "Board", color: int) -> int:

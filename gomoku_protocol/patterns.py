@@ -11,25 +11,27 @@ are judged from the same window, which can only over-report them near its rim.
 Slots: 0..4 hold offsets -5..-1, 5..9 hold +1..+5.
 """
 
+from typing import Final
+
 from gomoku_protocol.rules import CARO8, CARO9, wins
 
-NONE = 0
-ONE = 1
-TWO = 2
-FLEX2 = 3
-THREE = 4
-FLEX3 = 5
-FOUR = 6
-FOUR2 = 7  # two fours on one line, e.g. X_XX@_X... that a single block cannot stop
-FLEX4 = 8
-FIVE = 9
-OVERLINE = 10  # renju black's six or more: no win, and forbidden
+NONE: Final = 0
+ONE: Final = 1
+TWO: Final = 2
+FLEX2: Final = 3
+THREE: Final = 4
+FLEX3: Final = 5
+FOUR: Final = 6
+FOUR2: Final = 7  # two fours on one line, e.g. X_XX@_X... that a single block cannot stop
+FLEX4: Final = 8
+FIVE: Final = 9
+OVERLINE: Final = 10  # renju black's six or more: no win, and forbidden
 
 # One-ply worth of each line shape, for attack and defence alike (the scorer the issue calls the
 # seed's; the values are ours).
-VALUE = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
+VALUE: Final = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
 # Per-cell counters packed in one int: fives | open fours << 4 | fours << 8 | open threes << 12 | overlines << 16.
-COUNT = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
+COUNT: Final = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
 
 
 def four_count(c: int) -> int:
@@ -169,7 +171,7 @@ class LineTable:
         return ONE if best == 1 else NONE
 
 
-_TABLES: dict[tuple[int, int, bool], LineTable] = {}
+_TABLES: Final[dict[tuple[int, int, bool], LineTable]] = {}
 
 
 def table(color: int, kind: int, forbid_overline: bool) -> LineTable:

@@ -13,6 +13,8 @@ open three) follow. Unmake reverses the same steps.
 ['c8', 'h8']
 """
 
+from typing import Final
+
 import random
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -20,13 +22,13 @@ from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import evaluate, threat_level
 from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 
-MARGIN = 5
-MIN_SIZE = 5
-MAX_SIZE = 22
-PAIR_LIMIT = [400000]  # raw line keys remembered (about 100 bytes each); the brain lowers it to fit max_memory
-QUIET_MOVES = 10  # quiet candidates kept per node, best by pattern score first
+MARGIN: Final = 5
+MIN_SIZE: Final = 5
+MAX_SIZE: Final = 22
+PAIR_LIMIT: Final = [400000]  # raw line keys remembered (about 100 bytes each); the brain lowers it to fit max_memory
+QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 
-STYLES = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
+STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
 _ZOBRIST: list[int] = []
 
@@ -39,7 +41,7 @@ def _zobrist(count: int) -> list[int]:
     return _ZOBRIST
 
 
-_PAIRS: dict[tuple[int, int, bool], dict[int, int]] = {}
+_PAIRS: Final[dict[tuple[int, int, bool], dict[int, int]]] = {}
 
 
 def _pair_table(kb: int, kw: int, renju: bool) -> dict[int, int]:

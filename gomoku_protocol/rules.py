@@ -9,22 +9,24 @@ called rarely (the pattern tables pre-filter the points that could be forbidden)
 plain line walking that is easy to check against the renju definitions over speed.
 """
 
-EMPTY = 0
-BLACK = 1
-WHITE = 2
-WALL = 3
+from typing import Final
 
-GE5 = 0
-EQ5 = 1
-CARO8 = 2
-CARO9 = 3
+EMPTY: Final = 0
+BLACK: Final = 1
+WHITE: Final = 2
+WALL: Final = 3
 
-NOT_FORBIDDEN = 0
-DOUBLE_THREE = 3
-DOUBLE_FOUR = 4
-OVERLINE = 6
+GE5: Final = 0
+EQ5: Final = 1
+CARO8: Final = 2
+CARO9: Final = 3
 
-MAX_NESTING = 8  # a real-three test inside a real-three test...; positions never need this many
+NOT_FORBIDDEN: Final = 0
+DOUBLE_THREE: Final = 3
+DOUBLE_FOUR: Final = 4
+OVERLINE: Final = 6
+
+MAX_NESTING: Final = 8  # a real-three test inside a real-three test...; positions never need this many
 
 
 def rule_kinds(rule: int) -> tuple[int, int, bool]:

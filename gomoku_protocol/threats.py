@@ -14,13 +14,13 @@ Failed positions are remembered by key and depth, so transpositions are not sear
 """
 
 import time
-from typing import Optional
+from typing import Final, Optional
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Board
 
-CHECK_EVERY = 31  # nodes between clock checks
-MEMO_LIMIT = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
+CHECK_EVERY: Final = 31  # nodes between clock checks
+MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
 
 
 class ThreatSearch:

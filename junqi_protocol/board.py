@@ -18,12 +18,14 @@ Notation (printed by :func:`name_diagram`):
 ('S00', 'E00')
 """
 
-SEAT_LETTERS_4 = "SENW"
-SEAT_LETTERS_2 = "SN"
-ROW_LETTERS = "ABCDEFGHIJKL"
-HOME = 30
-CAMP_SLOTS = (6, 8, 12, 16, 18)
-HQ_SLOTS = (26, 28)
+from typing import Final
+
+SEAT_LETTERS_4: Final = "SENW"
+SEAT_LETTERS_2: Final = "SN"
+ROW_LETTERS: Final = "ABCDEFGHIJKL"
+HOME: Final = 30
+CAMP_SLOTS: Final = (6, 8, 12, 16, 18)
+HQ_SLOTS: Final = (26, 28)
 
 
 def is_station_slot(row: int, col: int) -> bool:

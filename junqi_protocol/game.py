@@ -12,12 +12,12 @@ kinds, -1 for the rest); both follow a game by the announced move results alone.
 ['move S G0-F0 EAT']
 """
 
-from typing import Optional
+from typing import Final, Optional
 
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MARSHAL, MOVE, RESULTS, combat, parse_lineup, targets, why_illegal
 
-INFO_MODES = ("dark", "allies", "open")
+INFO_MODES: Final = ("dark", "allies", "open")
 
 
 class Rules:

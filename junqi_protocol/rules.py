@@ -11,24 +11,24 @@ True
 'mine (j) in row 0: mines go in the last two rows'
 """
 
-from typing import Optional
+from typing import Final, Optional
 
 from junqi_protocol.board import CAMP_SLOTS, HQ_SLOTS, HOME, Board
 
-LETTERS = "abcdefghijkl"
+LETTERS: Final = "abcdefghijkl"
 MARSHAL, GENERAL, DIVISION, BRIGADE, REGIMENT, BATTALION, COMPANY, PLATOON, ENGINEER, MINE, BOMB, FLAG = range(12)
-COUNTS = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1)
-CHINESE = ("司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "地雷", "炸弹", "军旗")
-ENGLISH = ("marshal", "general", "division", "brigade", "regiment", "battalion", "company", "platoon",
+COUNTS: Final = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1)
+CHINESE: Final = ("司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "地雷", "炸弹", "军旗")
+ENGLISH: Final = ("marshal", "general", "division", "brigade", "regiment", "battalion", "company", "platoon",
            "engineer", "mine", "bomb", "flag")
 
 # Results of a move, named as the seed engine named them.
 MOVE, EAT, KILLED, BOTH = range(4)
-RESULTS = ("MOVE", "EAT", "KILLED", "BOMB")
-NO_ATTACK = -1
+RESULTS: Final = ("MOVE", "EAT", "KILLED", "BOMB")
+NO_ATTACK: Final = -1
 
 # The 25 home slots a lineup fills, front row first, left to right, skipping the camps.
-LINEUP_SLOTS = tuple(s for s in range(HOME) if s not in CAMP_SLOTS)
+LINEUP_SLOTS: Final = tuple(s for s in range(HOME) if s not in CAMP_SLOTS)
 
 
 def _duel(att: int, dfn: int) -> int:
@@ -45,7 +45,7 @@ def _duel(att: int, dfn: int) -> int:
     return EAT if att < dfn else KILLED
 
 
-COMBAT: list[int] = [_duel(a, d) for a in range(12) for d in range(12)]
+COMBAT: Final[list[int]] = [_duel(a, d) for a in range(12) for d in range(12)]
 
 
 def combat(att: int, dfn: int) -> int:
