@@ -40,11 +40,16 @@ def hash_megabytes(max_memory: int) -> int:
 
 
 def one_ply(board: Board) -> int:
-    """The best move by the one-ply pattern score (the baseline's whole brain); -1 if none."""
+    """The best of the search's candidate moves by the one-ply pattern score; -1 if none."""
+    return best_by_pattern(board, board.moves())
+
+
+def best_by_pattern(board: Board, candidates: list[int]) -> int:
+    """The first legal candidate with the highest one-ply pattern score, else any legal point; -1 if none."""
     s = board.side
     best = -1
     best_score = -1
-    for m in board.moves():
+    for m in candidates:
         if not board.legal(m, s):
             continue
         score = board.order_score(m, s)

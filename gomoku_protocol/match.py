@@ -11,7 +11,7 @@ import pathlib
 import time
 from typing import Optional
 
-from gomoku_protocol.brain import Brain
+from gomoku_protocol.brain import Brain, best_by_pattern
 from gomoku_protocol.position import STYLES, Board
 from gomoku_protocol.record import write_psq
 
@@ -51,19 +51,7 @@ def baseline_move(board: Board) -> int:
     """The one-ply pattern pick over every point near the stones."""
     attack, defence = STYLES["balanced"]
     board.set_style(attack, defence)
-    s = board.side
-    best = -1
-    best_score = -1
-    for i in sorted(board.cand):
-        if board.legal(i, s):
-            score = board.order_score(i, s)
-            if score > best_score:
-                best, best_score = i, score
-    if best < 0:
-        for i in board.points:
-            if board.legal(i, s):
-                return i
-    return best
+    return best_by_pattern(board, sorted(board.cand))
 
 
 class GameResult:
