@@ -1,4 +1,4 @@
-"""Shared test helpers: the reference folder and a pipe-driven session with the installed ``sanqi``."""
+"""Shared test helpers: the test data folder and a pipe-driven session with the installed ``sanqi``."""
 
 import os
 import pathlib
@@ -13,7 +13,7 @@ from typing import Optional
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "reference"
+DATA = ROOT / "tests" / "data"
 
 
 def sanqi_command() -> list[str]:
@@ -21,7 +21,9 @@ def sanqi_command() -> list[str]:
     exe = os.environ.get("SANQI_EXE")
     if exe:
         return [exe]
-    found = shutil.which("sanqi")
+    # The sanqi of the environment running the tests first (a venv need not be on PATH).
+    beside = pathlib.Path(sys.executable).parent / "sanqi"
+    found = str(beside) if beside.is_file() else shutil.which("sanqi")
     if found:
         return [found]
     return [sys.executable, "-m", "engine_core"]

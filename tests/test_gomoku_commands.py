@@ -3,7 +3,7 @@
 import re
 import subprocess
 
-from conftest import REFERENCE, sanqi_command
+from conftest import DATA, sanqi_command
 
 
 def run(args: list[str], timeout: float = 120) -> str:
@@ -13,7 +13,7 @@ def run(args: list[str], timeout: float = 120) -> str:
 
 
 def test_bench_reports_every_figure() -> None:
-    out = run(["bench", "gomoku", "--reference", str(REFERENCE), "--repeat", "1", "--ms", "150"])
+    out = run(["bench", "gomoku", "--reference", str(DATA), "--repeat", "1", "--ms", "150"])
     assert len(re.findall(r"^forbidden scan +\d+ ", out, re.M)) == 16
     assert re.search(r"forbidden scan: mean [\d.]+ ms", out)
     assert len(re.findall(r"^vcf \d .*first [a-o]\d+", out, re.M)) == 5

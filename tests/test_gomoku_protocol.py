@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import REFERENCE
+from conftest import DATA
 from gomoku_protocol.protocol import GomocupProtocol
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
@@ -243,7 +243,7 @@ def test_swap2_all_three_cases(session_factory) -> None:
 
 
 def test_yixin_extensions(session_factory) -> None:
-    case = json.loads((REFERENCE / "gomoku" / "renju_forbidden.json").read_text())["cases"][0]
+    case = json.loads((DATA / "gomoku" / "renju_forbidden.json").read_text())["cases"][0]
     s = start(session_factory, 15, "INFO rule 4")
     stones = [(x, y, 1) for x, y in case["black"]] + [(x, y, 2) for x, y in case["white"]]
     send_board(s, stones, "YXBOARD")

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from conftest import REFERENCE
+from conftest import DATA
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import parse_pos
 from gomoku_protocol.rules import BLACK, WHITE, forbidden_kind
 
-FORBIDDEN = json.loads((REFERENCE / "gomoku" / "renju_forbidden.json").read_text())["cases"]
+FORBIDDEN = json.loads((DATA / "gomoku" / "renju_forbidden.json").read_text())["cases"]
 
 
 def setup(case: dict, rule: int = 4) -> Board:

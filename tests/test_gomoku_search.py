@@ -5,14 +5,14 @@ import time
 
 import pytest
 
-from conftest import REFERENCE
+from conftest import DATA
 from gomoku_protocol.brain import Brain, hash_megabytes, one_ply
 from gomoku_protocol.position import PAIR_LIMIT, Board
 from gomoku_protocol.record import format_pos, parse_pos, read_psq, write_psq
 from gomoku_protocol.rules import BLACK, WHITE
 from gomoku_protocol.threats import ThreatSearch
 
-VCF = json.loads((REFERENCE / "gomoku" / "renju_vcf.json").read_text())["cases"]
+VCF = json.loads((DATA / "gomoku" / "renju_vcf.json").read_text())["cases"]
 RULES = {"renju": 4, "freestyle": 0, "standard": 1}
 
 

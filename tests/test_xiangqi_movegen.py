@@ -4,14 +4,14 @@ import random
 
 import pytest
 
-from conftest import REFERENCE
+from conftest import DATA
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import move_name
 
 
 def perft_cases() -> list[tuple[str, str, list[int]]]:
     cases = []
-    for line in (REFERENCE / "xiangqi" / "perft.tsv").read_text().splitlines():
+    for line in (DATA / "xiangqi" / "perft.tsv").read_text().splitlines():
         if line.startswith("#"):
             continue
         name, fen, *counts = line.split("\t")

@@ -11,7 +11,7 @@ from ucci_engine.position import Position
 
 def mates() -> list[tuple[int, str]]:
     rows = []
-    for line in (ROOT / "tests" / "data" / "xiangqi_mates.tsv").read_text().splitlines():
+    for line in (ROOT / "tests" / "data" / "xiangqi" / "mates.tsv").read_text().splitlines():
         if not line.startswith("#"):
             n, fen = line.split("\t")
             rows.append((int(n), fen))

@@ -1,7 +1,7 @@
-"""Collect mate-in-1..3 positions for tests/data/xiangqi_mates.tsv, each confirmed by Fairy-Stockfish.
+"""Collect mate-in-1..3 positions for tests/data/xiangqi/mates.tsv, each confirmed by Fairy-Stockfish.
 
 Fairy-Stockfish plays itself from randomised openings; a position it scores ``mate N`` (N ≤ 3, for
-the side to move) at depth 14 is kept. Run: python3 tests/tools/make_mates.py > tests/data/xiangqi_mates.tsv
+the side to move) at depth 14 is kept. Run: python3 tests/tools/make_mates.py > tests/data/xiangqi/mates.tsv
 """
 
 import random
