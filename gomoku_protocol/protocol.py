@@ -11,12 +11,13 @@ import random
 import re
 import time
 import traceback
-from typing import Optional
+from typing import Callable, Optional
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.loop import Channel, Worker
 from gomoku_protocol.brain import Brain, Result
+from gomoku_protocol.clock import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
 from gomoku_protocol.rules import BLACK, WHITE
 
@@ -28,14 +29,17 @@ INFO_KEYS = {
     "pondering", "usedatabase", "checkmate", "show_detail",
 }
 YIXIN_KEYS = {"max_depth", "max_node", "hash_size", "thread_num", "caution_factor", "pondering"}
-_XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
-_XYF = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_XY = re.compile(r"^\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*$")
+_XYF = re.compile(r"^\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*$")
+_INT = re.compile(r"^[+-]?\d+$")
+MAX_DIGITS = 18  # more than any size, coordinate, field, time or memory a manager sends
 # Balanced three-stone swap2 openings (offsets from the centre, black, white, black).
 SWAP2_OPENINGS = [
     ((0, 0), (1, 0), (1, 3)), ((0, 0), (1, 1), (0, 3)), ((0, 0), (1, 0), (0, 3)),
     ((0, 0), (1, 1), (1, 3)), ((0, 0), (1, 0), (3, 0)), ((0, 0), (1, 1), (-1, 3)),
 ]
-SWAP_MARGIN = 150  # white must be this far behind before we take black
+SWAP_MARGIN = 40  # white must be this far behind (a shape or two) before we take black
+BALANCED = 40  # within this of even, three stones become five and the opponent chooses
 
 
 class ProtocolError(Exception):
@@ -46,11 +50,64 @@ class EndSession(Exception):
     """END arrived where a command was still being read."""
 
 
+def number(text: str) -> int:
+    """A whole number of at most :data:`MAX_DIGITS` digits, else ProtocolError.
+
+    >>> number("-12"), number("+7")
+    (-12, 7)
+    >>> try:
+    ...     number("9" * 5000)
+    ... except ProtocolError as exc:
+    ...     print(exc)
+    number 99999999999999999999… of 5000 digits is too long
+    """
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise ProtocolError(f"number {text[:20]}… of {digits} digits is too long")
+    if not _INT.match(text):
+        raise ProtocolError(f"{text[:20]!r} is not a whole number")
+    return int(text)
+
+
 def parse_xy(text: str) -> tuple[int, int]:
     m = _XY.match(text)
     if m is None:
         raise ProtocolError(f"malformed coordinates {text.strip()[:30]!r}, expected x,y")
-    return int(m.group(1)), int(m.group(2))
+    return number(m.group(1)), number(m.group(2))
+
+
+def parse_stone(text: str, bare: bool) -> tuple[int, int, int]:
+    """``x,y,field`` as a triple; with ``bare`` (swap2, coloured by order) also ``x,y``, field 0."""
+    m = _XYF.match(text)
+    if m is not None:
+        return number(m.group(1)), number(m.group(2)), number(m.group(3))
+    if bare and _XY.match(text):
+        x, y = parse_xy(text)
+        return x, y, 0
+    raise ProtocolError(f"malformed line {text[:30]!r}, expected x,y{'' if bare else ',field'}")
+
+
+class Saved:
+    """What a command may change in the game, to put back if it fails half-way."""
+
+    def __init__(self, proto: "GomocupProtocol") -> None:
+        b = proto.board
+        self.present = b is not None
+        self.size = (proto.width, proto.height, proto.rule)
+        self.moves = list(b.history) if b is not None else []
+        self.colors = list(b.colors) if b is not None else []
+        self.side = b.side if b is not None else BLACK
+
+    def board(self) -> Optional[Board]:
+        """A fresh board with the saved stones (the failed one may be half-way through a move)."""
+        if not self.present:
+            return None
+        width, height, rule = self.size
+        b = Board(width, height, rule)
+        for m, c in zip(self.moves, self.colors):
+            b.play(m, c)
+        b.side = self.side
+        return b
 
 
 class GomocupProtocol:
@@ -89,12 +146,17 @@ class GomocupProtocol:
         self.game_type = 0
         self.folder = ""
         self.received = 0.0  # when the current move request arrived
+        self.startup = 0.0  # seconds from the process's start to the session's first line
+        self.setup_spent = 0.0  # seconds spent handling commands before the first move request
+        self.first_move = True
+        self.saved = Saved(self)
         self.rng = random.Random()
 
     # --- the loop --------------------------------------------------------------------------------
 
     def run(self, chan: Channel) -> None:
         self.chan = chan
+        self.startup = process_age()
         while True:
             line = chan.get()
             if line is None:
@@ -116,15 +178,29 @@ class GomocupProtocol:
                 self.worker.join()
             if head == "END":
                 return
+            self.saved = Saved(self)
             try:
                 self.dispatch(head, text)
             except EndSession:
                 return
             except ProtocolError as exc:
                 chan.send(f"ERROR {exc}")
-            except Exception as exc:  # a bug must not end the game: report it and keep the board
-                chan.log(traceback.format_exc())
-                chan.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+            except Exception as exc:  # a bug must not end the game: report it, put the game back
+                self._fail(exc, self.saved)
+            if self.first_move:
+                self.setup_spent += time.perf_counter() - self.received
+
+    def _fail(self, exc: Exception, saved: Saved) -> None:
+        """An unexpected exception: one ``ERROR`` line, and the game as it was before the command."""
+        self.chan.log(traceback.format_exc())
+        self.chan.send(f"ERROR internal error: {type(exc).__name__}: {str(exc)[:200]}")
+        self.width, self.height, self.rule = saved.size
+        try:
+            self.board = saved.board()
+        except Exception:  # the saved game itself cannot be rebuilt: start over rather than die
+            self.chan.log(traceback.format_exc())
+            self.board = None
+        self.brain.clear()
 
     def dispatch(self, head: str, text: str) -> None:
         rest = text[len(head):].strip()
@@ -223,9 +299,9 @@ class GomocupProtocol:
         if key not in INFO_KEYS:
             return  # unknown keys are ignored, as the protocol asks
         try:
-            n = int(value)
-        except ValueError:
-            raise ProtocolError(f"INFO {key} needs an integer, got {value[:20]!r}") from None
+            n = number(value)
+        except ProtocolError as exc:
+            raise ProtocolError(f"INFO {key} needs a whole number: {exc}") from None
         if key == "timeout_turn":
             self.timeout_turn = max(0, n)
         elif key == "timeout_match":
@@ -320,7 +396,9 @@ class GomocupProtocol:
         self.chan.send("OK")
 
     def _read_stones(self, head: str) -> list[tuple[int, int, int]]:
-        """The ``x,y,field`` lines up to DONE, checked in full (ProtocolError on the first fault)."""
+        """The stone lines up to DONE, checked in full (ProtocolError on the first fault, raised at
+        DONE so the block is always read to its end). SWAP2BOARD lines may be bare ``x,y``, as
+        Piskvork and GomocupJudge send them (field 0: coloured by order)."""
         stones: list[tuple[int, int, int]] = []
         seen: set[tuple[int, int]] = set()
         fault = ""
@@ -337,24 +415,30 @@ class GomocupProtocol:
                 raise EndSession()
             if fault:
                 continue
-            m = _XYF.match(text)
-            if m is None:
-                fault = f"malformed {head} line {text[:30]!r}, expected x,y,field"
+            try:
+                stone = self._checked_stone(text, head, seen)
+            except ProtocolError as exc:
+                fault = str(exc)
                 continue
-            x, y, f = int(m.group(1)), int(m.group(2)), int(m.group(3))
-            if not (0 <= x < self.width and 0 <= y < self.height):
-                fault = f"{x},{y} is off the {self.width}x{self.height} board"
-            elif f not in (1, 2, 3):
-                fault = f"field {f} at {x},{y}: expected 1 (own), 2 (opponent) or 3 (winning line)"
-            elif (x, y) in seen:
-                fault = f"{x},{y} appears twice in {head}"
-            else:
-                seen.add((x, y))
-                stones.append((x, y, f))
+            seen.add((stone[0], stone[1]))
+            stones.append(stone)
         if fault:
             raise ProtocolError(fault)
         self.received = time.perf_counter()  # DONE starts the move's clock (the manager's view)
         return stones
+
+    def _checked_stone(self, text: str, head: str, seen: set[tuple[int, int]]) -> tuple[int, int, int]:
+        try:
+            x, y, f = parse_stone(text, head == "SWAP2BOARD")
+        except ProtocolError as exc:
+            raise ProtocolError(f"{head}: {exc}") from None
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ProtocolError(f"{x},{y} is off the {self.width}x{self.height} board")
+        if f not in (0, 1, 2, 3) or (f == 0 and head != "SWAP2BOARD"):
+            raise ProtocolError(f"field {f} at {x},{y}: expected 1 (own), 2 (opponent) or 3 (winning line)")
+        if (x, y) in seen:
+            raise ProtocolError(f"{x},{y} appears twice in {head}")
+        return x, y, f
 
     def _board_from(self, stones: list[tuple[int, int, int]], order_colors: bool) -> Board:
         """A board holding ``stones`` with the side to move being us (field 1)."""
@@ -425,21 +509,46 @@ class GomocupProtocol:
             soft = min(soft, self.time_left // 20)
         return max(1, soft), hard
 
+    def _limits(self) -> tuple[int, int]:
+        """Soft and hard milliseconds left for the move requested now.
+
+        The first move of the process also pays for its start-up (the referee's clock may have
+        started with the process) and for the commands handled before it.
+        """
+        soft, hard = self.budget()
+        spent = time.perf_counter() - self.received
+        if self.first_move:
+            spent += self.startup + self.setup_spent
+            self.first_move = False
+        if hard > 0:
+            hard = max(0, hard - int(spent * 1000))
+            soft = min(soft, hard)
+        return soft, hard
+
     def move(self, multipv: int = 1, place: bool = True) -> None:
         b = self._require_board("move")
         if b.full():
             raise ProtocolError("the board is full")
-        soft, hard = self.budget()
-        spent = int((time.perf_counter() - self.received) * 1000)
-        if hard > 0:
-            hard = max(0, hard - spent)
-            soft = min(soft, hard)
+        soft, hard = self._limits()
 
         def job() -> None:
             result = self.brain.think(b, soft, hard, self._message, multipv)
             self._answer(b, result, place)
 
-        self.worker.start(job)
+        self._think(job)
+
+    def _think(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in the worker; if it fails, say so and put the game back as it was before
+        the command."""
+        saved = self.saved
+
+        def guarded() -> None:
+            try:
+                job()
+            except Exception as exc:
+                self._fail(exc, saved)
+
+        self.worker.start(guarded)
 
     def _message(self, text: str) -> None:
         self.chan.send(f"MESSAGE {text}")
@@ -460,32 +569,49 @@ class GomocupProtocol:
     # --- swap2 -----------------------------------------------------------------------------------
 
     def swap2(self, stones: list[tuple[int, int, int]]) -> None:
-        """Swap2: propose three stones, or choose between taking black (SWAP) and playing on."""
-        if len(stones) == 0:
-            cx, cy = self.width // 2, self.height // 2
-            picks = self.rng.choice(SWAP2_OPENINGS)
-            self.board = Board(self.width, self.height, self.rule)
-            out = []
-            for dx, dy in picks:
-                x, y = cx + dx, cy + dy
-                self.board.play(self.board.index(x, y), self.board.side)
-                out.append(f"{x},{y}")
-            self.chan.send(" ".join(out))
-            return
-        if len(stones) not in (3, 5):
+        """Swap2: propose three stones; after three choose to take black (SWAP), play white's move,
+        or add a white and a black stone and leave the choice to the opponent; after five, SWAP
+        or play white's move."""
+        if len(stones) not in (0, 3, 5):
             raise ProtocolError(f"SWAP2BOARD with {len(stones)} stones: expected 0, 3 or 5")
+        soft, hard = self._limits()
+        if not stones:
+            self._propose_three()
+            return
         b = self._board_from(stones, True)
         self.board = b
-        soft, hard = self.budget()
-        hard = max(0, hard - int((time.perf_counter() - self.received) * 1000))
 
         def job() -> None:
-            result = self.brain.think(b, min(soft, hard), hard, self._message)
-            if result.score < -SWAP_MARGIN or result.move < 0:
-                self.chan.send("MESSAGE white is worse here: taking black")
-                self.chan.send("SWAP")
+            result = self.brain.think(b, soft, hard, self._message)
+            self._swap2_answer(b, result, len(stones) == 3)
+
+        self._think(job)
+
+    def _propose_three(self) -> None:
+        cx, cy = self.width // 2, self.height // 2
+        b = Board(self.width, self.height, self.rule)
+        out = []
+        for dx, dy in self.rng.choice(SWAP2_OPENINGS):
+            x, y = cx + dx, cy + dy
+            b.play(b.index(x, y), b.side)
+            out.append(f"{x},{y}")
+        self.board = b
+        self.chan.send(" ".join(out))
+
+    def _swap2_answer(self, b: Board, result: Result, may_add_two: bool) -> None:
+        """White (to move) scored ``result.score``: far behind, take black; about even after three
+        stones, put white's best move and black's best reply and let the opponent choose."""
+        if result.move < 0 or result.score < -SWAP_MARGIN:
+            self.chan.send(f"MESSAGE white scores {result.score}: taking black")
+            self.chan.send("SWAP")
+            return
+        pv = result.pv[:2]
+        if may_add_two and abs(result.score) <= BALANCED and len(pv) == 2 and pv[0] == result.move:
+            self.chan.send(f"MESSAGE white scores {result.score}: adding two stones, the opponent chooses")
+            b.play(pv[0], b.side)
+            if b.legal(pv[1], b.side):
+                b.play(pv[1], b.side)
+                self.chan.send(" ".join(f"{b.xy(m)[0]},{b.xy(m)[1]}" for m in pv))
                 return
-            self._answer(b, result, True)
-
-        self.worker.start(job)
-
+            b.unmake()
+        self._answer(b, result, True)

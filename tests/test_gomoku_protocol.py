@@ -10,6 +10,8 @@ from conftest import DATA
 from gomoku_protocol.protocol import GomocupProtocol
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
+LATENCY = 8.0  # seconds: a hang guard a loaded 2-core machine meets, not a speed claim
+LONG = "9" * 5000  # past Python's 4300-digit limit for int()
 
 
 def start(session_factory, size: int = 15, *infos: str, args=None):
@@ -169,18 +171,17 @@ def test_empty_board_and_info_keys_are_silent(session_factory) -> None:
 
 
 def test_negative_time_left_and_timeout_zero_answer_at_once(session_factory) -> None:
+    # "At once" is what the brain says it did; the wall-clock bound is only a hang guard.
     s = start(session_factory)
     s.send("INFO time_left -200")
-    t = time.monotonic()
     s.send("TURN 7,7")
-    read_move(s)
-    assert time.monotonic() - t < 0.5
+    _, msgs = read_move(s, LATENCY)
+    assert msgs[-1].endswith("(instant)"), msgs
     s.send("INFO time_left 2147483647")
     s.send("INFO timeout_turn 0")
-    t = time.monotonic()
     s.send("TURN 0,14")
-    read_move(s)
-    assert time.monotonic() - t < 0.5
+    _, msgs = read_move(s, LATENCY)
+    assert msgs[-1].endswith("(instant)"), msgs
 
 
 def test_restart_takeback_play_end(session_factory) -> None:
@@ -219,27 +220,104 @@ def test_unknown_commands(session_factory) -> None:
     read_move(s)
 
 
-def test_swap2_all_three_cases(session_factory) -> None:
+def swap2(s, stones, bare: bool = True) -> str:
+    """Send a SWAP2BOARD as Piskvork and GomocupJudge do (bare ``x,y`` lines) and read the answer."""
+    s.send("SWAP2BOARD")
+    for x, y in stones:
+        s.send(f"{x},{y}" if bare else f"{x},{y},1")
+    s.send("DONE")
+    line, _ = s.expect("")
+    while line.startswith("MESSAGE"):
+        line, _ = s.expect("")
+    return line
+
+
+def points(answer: str) -> list[tuple[int, int]]:
+    assert all(MOVE.match(p) for p in answer.split()), answer
+    return [(int(p.split(",")[0]), int(p.split(",")[1])) for p in answer.split()]
+
+
+def test_swap2_official_format_zero_three_and_five_stones(session_factory) -> None:
     s = start(session_factory)
-    send_board(s, [], "SWAP2BOARD")
-    line, _ = s.expect("")
-    while line.startswith("MESSAGE"):
-        line, _ = s.expect("")
-    three = line.split()
-    assert len(three) == 3 and all(MOVE.match(p) for p in three) and len(set(three)) == 3
-    send_board(s, [(7, 7, 2), (8, 8, 1), (7, 9, 2)], "SWAP2BOARD")
-    line, _ = s.expect("")
-    while line.startswith("MESSAGE"):
-        line, _ = s.expect("")
-    assert line == "SWAP" or (MOVE.match(line) and line not in ("7,7", "8,8", "7,9")), line
-    # Black has an open three: white is lost, so taking black is right.
-    send_board(s, [(7, 7, 2), (0, 0, 1), (8, 7, 2), (0, 14, 1), (9, 7, 2)], "SWAP2BOARD")
-    line, _ = s.expect("")
-    while line.startswith("MESSAGE"):
-        line, _ = s.expect("")
-    assert line == "SWAP"
-    send_board(s, [(7, 7, 2), (8, 8, 1)], "SWAP2BOARD")
-    assert s.expect("ERROR")[0].startswith("ERROR")
+    three = points(swap2(s, []))
+    assert len(three) == 3 and len(set(three)) == 3 and all(0 <= x < 15 and 0 <= y < 15 for x, y in three)
+    opening = [(7, 7), (8, 8), (7, 9)]
+    answer = swap2(s, opening)
+    if answer != "SWAP":
+        added = points(answer)
+        assert len(added) in (1, 2) and len(set(added)) == len(added) and not set(added) & set(opening), answer
+    # Black (7,7 8,7 9,7 in order black, white, black, white, black) has an open three: take black.
+    assert swap2(s, [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7)]) == "SWAP"
+    # White has two in a row in the centre and black's stones sit in corners: white plays on.
+    answer = swap2(s, [(0, 0), (7, 7), (0, 14), (8, 7), (14, 0)])
+    assert len(points(answer)) == 1 and points(answer)[0] not in ((0, 0), (7, 7), (0, 14), (8, 7), (14, 0))
+    # The game goes on from the five stones and our white move: black's TURN is answered.
+    s.send("TURN 3,3")
+    (x, y), _ = read_move(s)
+    assert (x, y) not in ((3, 3), (0, 0), (7, 7), (0, 14), (8, 7), (14, 0)) + tuple(points(answer))
+
+
+def test_swap2_fields_bad_counts_and_bad_lines(session_factory) -> None:
+    s = start(session_factory)
+    assert swap2(s, [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7)], bare=False) == "SWAP"
+    for stones in ([(7, 7), (8, 8)], [(7, 7)], [(1, 1), (2, 2), (3, 3), (4, 4)]):
+        assert swap2(s, stones).startswith("ERROR "), stones
+    for bad in (["7,7,x"], ["7"], ["15,1"], [f"{LONG},1"], ["1,1", "1,1"], ["1,1,4"]):
+        s.send("SWAP2BOARD")
+        for line in bad:
+            s.send(line)
+        s.send("2,2")
+        s.send("3,3")
+        s.send("DONE")
+        assert s.expect("ERROR")[0].startswith("ERROR "), bad
+        assert s.quiet(0.2) == [], bad
+
+
+def test_long_numbers_are_errors_and_a_board_block_still_ends_at_done(session_factory) -> None:
+    s = start(session_factory)
+    send_board(s, [(7, 7, 2), (8, 8, 1)])
+    (x, y), _ = read_move(s)
+    for line in (f"TURN {LONG},1", f"TURN 1,{LONG}", f"PLAY -{LONG},3", f"TAKEBACK {LONG},{LONG}",
+                 f"INFO timeout_turn {LONG}", f"INFO rule {LONG}", f"START {LONG}", f"RECTSTART {LONG},{LONG}",
+                 f"YXNBEST {LONG}"):
+        s.send(line)
+        answer, before = s.expect("ERROR")
+        assert before == [] and "internal" not in answer, line
+    for bad in (f"{LONG},1,1", f"1,{LONG},1", f"1,1,{LONG}", f"1,1,-{LONG}"):
+        s.send("BOARD")
+        s.send("0,0,1")
+        s.send(bad)
+        s.send("0,1,2")
+        s.send("DONE")
+        answer, before = s.expect("ERROR")
+        assert before == [] and "too long" in answer, bad
+        assert s.quiet(0.2) == [], bad  # one error, no UNKNOWN DONE, no move
+    # The old board (two stones and our reply) is kept.
+    for taken in ((7, 7), (8, 8), (x, y)):
+        s.send(f"TURN {taken[0]},{taken[1]}")
+        assert "occupied" in s.expect("ERROR")[0]
+    s.send("TURN 0,0")
+    read_move(s)
+
+
+def test_broken_board_blocks_give_one_error_at_done(session_factory) -> None:
+    s = start(session_factory)
+    send_board(s, [(7, 7, 2)])
+    (x, y), _ = read_move(s)
+    blocks = (["1,1,1", "junk", "2,2,2"], ["1,1,1", "1,1,2", "2,2,2"], ["1,1,5", "x"], ["\xff\xfe", "3,3,1"],
+              ["1,1", "2,2,1"], ["1,1,1", "TURN 5,5", "BOARD", "ABOUT"])
+    for block in blocks:
+        s.send("BOARD")
+        for line in block:
+            s.send(line)
+        s.send("DONE")
+        answer, before = s.expect("ERROR")
+        assert before == [], block
+        assert s.quiet(0.2) == [], block
+    s.send("TURN 7,7")
+    assert "occupied" in s.expect("ERROR")[0]
+    s.send(f"TURN {x},{y}")
+    assert "occupied" in s.expect("ERROR")[0]
 
 
 def test_yixin_extensions(session_factory) -> None:
@@ -278,13 +356,12 @@ def test_yixin_rule_2_means_renju(session_factory) -> None:
 
 
 def test_yxstop_answers_early(session_factory) -> None:
+    # A minute to think, so an answer within the loaded-machine latency margin came from YXSTOP.
     s = start(session_factory, 15, "INFO timeout_turn 60000")
     send_board(s, [(7, 7, 2), (8, 8, 1), (6, 8, 2), (9, 6, 1)])
     time.sleep(0.5)
-    t = time.monotonic()
     s.send("YXSTOP")
-    read_move(s, 5)
-    assert time.monotonic() - t < 1.5
+    read_move(s, LATENCY)
 
 
 def test_end_while_thinking_exits(session_factory) -> None:

@@ -1,0 +1,110 @@
+"""The Gomocup loop in-process: an unexpected exception is one ERROR line, the game stays as it was
+before the command, and the brain keeps serving; the first move pays for the process's start-up;
+swap2's choice among SWAP, one move and two stones."""
+
+import io
+import re
+import subprocess
+import sys
+
+from conftest import ROOT
+from engine_core.loop import Channel
+from gomoku_protocol.brain import Result
+from gomoku_protocol.clock import age_from
+from gomoku_protocol.position import Board
+from gomoku_protocol import protocol
+from gomoku_protocol.protocol import GomocupProtocol
+
+MOVE = re.compile(r"^(\d+),(\d+)$")
+
+
+def session(lines: list[str], proto: GomocupProtocol | None = None) -> tuple[list[str], GomocupProtocol]:
+    """Run ``lines`` through a protocol in this process; its output lines, and the protocol."""
+    proto = proto or GomocupProtocol()
+    out = io.StringIO()
+    chan = Channel(io.BytesIO("".join(line + "\n" for line in lines).encode()), out)
+    chan.start()
+    proto.run(chan)
+    return out.getvalue().splitlines(), proto
+
+
+def answers(lines: list[str]) -> list[str]:
+    return [line for line in lines if not line.startswith("MESSAGE")]
+
+
+def test_a_failing_search_is_an_error_and_the_command_is_undone(monkeypatch) -> None:
+    proto = GomocupProtocol()
+    calls = []
+    real = proto.brain.think
+
+    def think_once_broken(board: Board, *args):
+        calls.append(board.stones)
+        if len(calls) == 1:
+            board.make(board.index(0, 0))  # half-way through a search when it breaks
+            raise RuntimeError("broken search")
+        return real(board, *args)
+
+    monkeypatch.setattr(proto.brain, "think", think_once_broken)
+    out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
+    assert answers(out)[:2] == ["OK", "ERROR internal error: RuntimeError: broken search"]
+    assert MOVE.match(answers(out)[2])
+    # The failed TURN left nothing behind: the repeated TURN found 7,7 free and one stone on the board.
+    assert calls == [1, 1]
+    assert proto.board is not None and proto.board.stones == 2 and proto.board.history[0] == proto.board.index(7, 7)
+
+
+def test_a_failing_command_is_an_error_and_the_board_is_kept(monkeypatch) -> None:
+    proto = GomocupProtocol()
+    calls = []
+    real = GomocupProtocol.cmd_play
+
+    def play_then_break(self: GomocupProtocol, rest: str) -> None:
+        real(self, rest)
+        calls.append(rest)
+        if len(calls) == 2:
+            raise KeyError("after the stone went down")
+
+    monkeypatch.setattr(GomocupProtocol, "cmd_play", play_then_break)
+    out, proto = session(["START 15", "PLAY 3,3", "PLAY 4,4", "PLAY 4,4", "ABOUT"], proto)
+    assert out[:3] == ["OK", "3,3", "4,4"]
+    assert out[3].startswith("ERROR internal error: KeyError")
+    assert out[4] == "4,4"  # 4,4 was free again: the failed PLAY was undone
+    assert out[5].startswith('name="sanqi"')
+
+
+def test_first_move_pays_for_start_up(monkeypatch) -> None:
+    # A start-up longer than the turn leaves no time: the first move is the instant choice, the
+    # next one thinks again.
+    monkeypatch.setattr(protocol, "process_age", lambda: 9.0)
+    out, _ = session(["START 15", "INFO timeout_turn 2000", "BOARD", "DONE", "TURN 9,9"])
+    summaries = [line for line in out if line.startswith("MESSAGE depth") and line.endswith(")")]
+    assert summaries[0].endswith("(instant)"), summaries
+    assert not summaries[-1].endswith("(instant)"), summaries
+
+
+def test_process_age_comes_from_the_kernel() -> None:
+    stat = "4242 (pbrain sanqi) S 1 2 3 " + "0 " * 15 + "1500 9 9"
+    assert age_from(stat, "20.50 7.00", 100) == 5.5
+    code = "import time; time.sleep(1.0); from gomoku_protocol.clock import process_age; print(process_age())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert float(done.stdout) >= 0.95  # the sleep before the import is counted
+
+
+def swap2_choice(score: int, three: bool) -> list[str]:
+    proto = GomocupProtocol()
+    out = io.StringIO()
+    proto.chan = Channel(io.BytesIO(b""), out)
+    proto.width = proto.height = 15
+    stones = [(7, 7, 0), (8, 8, 0), (7, 9, 0)] if three else [(7, 7, 0), (8, 8, 0), (7, 9, 0), (9, 9, 0), (0, 0, 0)]
+    b = proto._board_from(stones, True)
+    w, k = b.index(6, 8), b.index(9, 7)
+    proto._swap2_answer(b, Result(w, score, 4, [w, k], "alpha-beta"), three)
+    return answers(out.getvalue().splitlines())
+
+
+def test_swap2_takes_black_plays_white_or_adds_two_stones() -> None:
+    assert swap2_choice(-300, True) == ["SWAP"]
+    assert swap2_choice(-300, False) == ["SWAP"]
+    assert swap2_choice(300, True) == ["6,8"]
+    assert swap2_choice(0, True) == ["6,8 9,7"]  # about even: the opponent must choose a colour
+    assert swap2_choice(0, False) == ["6,8"]  # after five stones there is no two-stone option
