@@ -110,6 +110,7 @@ def mypyc_extensions() -> list[Any]:
         say(f"mypyc is not available ({exc}): installing pure Python")
         return []
     paths = safe_to_compile(hot_modules())
+    say(f"mypyc: type-checking {len(paths)} hot modules and writing their C code")
     # Each round drops the modules mypyc reported errors in; the list only shrinks, so this ends.
     while paths:
         out = io.StringIO()
@@ -141,6 +142,8 @@ class OptionalBuildExt(build_ext):
     """Builds the extensions, or leaves the package pure Python when the C compiler fails."""
 
     def run(self) -> None:
+        if self.extensions:
+            say("compiling the generated C code (most of the install's time; SANQI_PURE=1 skips it)")
         try:
             super().run()
         except Exception as exc:  # distutils raises several unrelated types for a failed compile
@@ -154,19 +157,22 @@ class OptionalBuildExt(build_ext):
 
 
 def clear_stale_builds() -> None:
-    """Remove setuptools' build folders left by an earlier install.
+    """Remove setuptools' build folder (``build/setuptools``, setup.cfg) left by an earlier install.
 
-    pip builds in the source tree; a shared library left in build/lib by an install that compiled a
+    pip builds in the source tree; a shared library left there by an install that compiled a
     different set of modules would be packed again and fail at import (``sanqi__mypyc`` lacking a
-    module's init), so every build starts from empty build folders.
+    module's init), so every build starts from an empty build folder.
     """
-    for name in os.listdir("build") if os.path.isdir("build") else []:
-        if name == "lib" or name.startswith(("lib.", "temp.", "bdist.")):
-            shutil.rmtree(os.path.join("build", name), ignore_errors=True)
+    shutil.rmtree(os.path.join("build", "setuptools"), ignore_errors=True)
 
+
+# The setup.py commands that build code. pip also runs this file for its build requirements
+# (egg_info) and the metadata (dist_info); those need no extensions, so mypyc runs once per install.
+BUILDS = ("bdist_wheel", "build", "build_ext", "install", "develop", "editable_wheel")
 
 if __name__ == "__main__":  # pip and setuptools run this file as a script; the tests import it
     os.chdir(HERE)  # mypyc and setuptools want paths relative to the project
-    if any(cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext", "install", "develop", "editable_wheel")):
+    building = any(cmd in sys.argv for cmd in BUILDS)
+    if building:
         clear_stale_builds()
-    setup(ext_modules=mypyc_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+    setup(ext_modules=mypyc_extensions() if building else [], cmdclass={"build_ext": OptionalBuildExt})
