@@ -2,18 +2,19 @@
 line protocol or CCGC. Every kind of failure becomes an :class:`AgentError` the referee rules on."""
 
 import queue
-import shlex
-import subprocess
-import threading
 import time
 from typing import Optional
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine_process import POLL, EngineProcess, StartError
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.players import Engine
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE
 
 CCGC_RESULT = {KILLED: 0, EAT: 1, BOTH: 2, MOVE: 3}
+DRAW = -1
+ABORTED = -2  # finish() of a game the referee could not finish by the rules
+END_ABNORMAL = 2
 
 
 class AgentError(Exception):
@@ -30,6 +31,11 @@ class Agent:
     names, ``pass``, or the raw line when it is neither (the referee rejects it)."""
 
     name: str = "?"
+
+    @property
+    def dead(self) -> bool:
+        """The seat can no longer play (a pipe engine that exited)."""
+        return False
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         raise NotImplementedError
@@ -54,6 +60,22 @@ class Agent:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def quit(self) -> None:
+        """Ask the seat to end, without waiting: every seat is asked before any is waited for."""
+        return None
+
+    def resync(self) -> None:
+        """The last answer came too late to count (see :class:`PipeAgent`)."""
+        return None
+
+    def take_dropped(self) -> list[str]:
+        """Lines dropped since the last call (late or unasked replies), for the record."""
+        return []
+
+    def log_to(self, path: str) -> None:
+        """Keep what the seat writes on stderr in the file ``path`` (appended)."""
+        return None
 
 
 class LocalAgent(Agent):
@@ -98,91 +120,124 @@ class LocalAgent(Agent):
 
 
 class PipeAgent(Agent):
-    """An engine process; each game gets a fresh one so a crash cannot leak into the next game."""
+    """An engine process; each game gets a fresh one so a crash cannot leak into the next game.
+
+    Replies are tied to the request they answer: after a request went unanswered in time, every
+    line up to the engine's next acknowledgement (:attr:`sync_line`, see :meth:`resync`) answers an
+    old request; such lines, and lines nobody asked for, are dropped and listed in :attr:`dropped`.
+    """
+
+    sync_request = "isready"
+    sync_line = "readyok"
 
     def __init__(self, command: str, handshake: float = 10.0) -> None:
         self.command = command
         self.name = command
         self.handshake = handshake
-        self.proc: Optional[subprocess.Popen[bytes]] = None
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        self.dead = False
+        self.stderr_path: Optional[str] = None
+        self.engine: Optional[EngineProcess] = None
+        self.unsynced = 0
+        self.dropped: list[str] = []
+
+    @property
+    def dead(self) -> bool:
+        """The engine exited, closed its output or its input: it cannot play on."""
+        e = self.engine
+        return e is not None and (e.exited() or e.broken or e.status is not None)
 
     def _start(self) -> None:
+        self.unsynced = 0
+        self.dropped = []
         try:
-            self.proc = subprocess.Popen(shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, bufsize=0)
-        except OSError as exc:
-            self.dead = True
-            raise AgentError("crash", f"cannot start {self.command!r}: {exc}") from None
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, args=(self.proc, self.lines), daemon=True).start()
-
-    @staticmethod
-    def _pump(proc: "subprocess.Popen[bytes]", lines: "queue.Queue[Optional[str]]") -> None:
-        assert proc.stdout is not None
-        try:
-            for raw in proc.stdout:
-                lines.put(raw.decode("utf-8", "replace").strip())
-        except (OSError, ValueError):
-            pass
-        lines.put(None)
+            self.engine = EngineProcess(self.command, self.stderr_path)
+        except StartError as exc:
+            raise AgentError("crash", str(exc)) from None
 
     def send(self, line: str) -> None:
-        if self.proc is None or self.dead:
-            return
+        if self.engine is not None:
+            self.engine.send(line)
+
+    def resync(self) -> None:
+        """The last request was not answered in time: its answer, when it comes, is not the next one's."""
+        self.unsynced += 1
+        if self.sync_request:
+            self.send(self.sync_request)
+
+    def request(self, line: str, timeout: float) -> str:
+        """Send a request and return its answer; an answer that misses ``timeout`` is never taken later."""
+        self.drain()
+        self.send(line)
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write((line + "\n").encode())
-            self.proc.stdin.flush()
-        except (OSError, ValueError):
-            self.dead = True
+            return self.read(timeout)
+        except AgentError as exc:
+            if exc.reason == "timeout":
+                self.resync()
+            raise
+
+    def _live(self, line: str) -> bool:
+        """Whether ``line`` may answer the current request; late answers are dropped on the way."""
+        if self.unsynced:
+            if line.startswith(self.sync_line):
+                self.unsynced -= 1
+                if self.sync_line != self.sync_request:
+                    self.dropped.append(line[:200])
+            else:
+                self.dropped.append(line[:200])
+            return False
+        return True
 
     def drain(self) -> None:
-        """Drop replies that came too late for an earlier question."""
+        """Drop lines that arrived while nothing was asked: they cannot answer the coming request."""
+        assert self.engine is not None
         while True:
             try:
-                if self.lines.get_nowait() is None:
-                    self.dead = True
+                line = self.engine.lines.get_nowait()
             except queue.Empty:
                 return
+            if line is None:
+                self.engine.lines.put(None)  # leave the end of output for read() to report
+                return
+            if self._live(line):
+                self.dropped.append(line[:200])
+
+    def take_dropped(self) -> list[str]:
+        out, self.dropped = self.dropped, []
+        return out
+
+    def log_to(self, path: str) -> None:
+        self.stderr_path = path
 
     def read(self, timeout: float) -> str:
-        """The engine's next line, skipping blank and ``info`` lines (diagnostics)."""
+        """The engine's next reply within ``timeout`` seconds (info and blank lines never count)."""
+        if self.engine is None:
+            raise AgentError("crash", "the engine is not running")
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if self.dead:
-                raise AgentError("crash", "the engine has exited")
-            if left <= 0:
-                raise AgentError("timeout", f"no reply within {timeout:.1f}s")
             try:
-                line = self.lines.get(timeout=left)
+                line = self.engine.lines.get(timeout=max(0.0, min(POLL, left)))
             except queue.Empty:
-                raise AgentError("timeout", f"no reply within {timeout:.1f}s") from None
-            if line is None:
-                self.dead = True
-                raise AgentError("crash", "the engine closed its output")
-            if not line or line.startswith("info"):
+                if self.engine.exited():
+                    raise AgentError("crash", "the engine has exited") from None
+                if left <= 0:
+                    raise AgentError("timeout", f"no reply within {timeout:.1f}s") from None
                 continue
-            return line
+            if line is None:
+                self.engine.lines.put(None)
+                raise AgentError("crash", "the engine closed its output")
+            if self._live(line):
+                return line
+
+    def quit(self) -> None:
+        if self.engine is not None and self.engine.status is None:
+            if self.quit_line():
+                self.send(self.quit_line())
+            self.engine.close_input()
 
     def close(self) -> None:
-        if self.proc is None:
-            return
-        if self.quit_line():
-            self.send(self.quit_line())
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-        except (OSError, ValueError):
-            pass
-        try:
-            self.proc.wait(2)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
+        if self.engine is not None:
+            self.quit()
+            self.engine.stop()
 
     def quit_line(self) -> str:
         return "quit"
@@ -198,7 +253,6 @@ class LineAgent(PipeAgent):
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board
-        self.dead = False
         self._start()
         self.send("junqi")
         while True:
@@ -226,9 +280,7 @@ class LineAgent(PipeAgent):
         self.send("start")
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        self.drain()
-        self.send(f"go time {time_left_ms} movetime {movetime_ms}")
-        line = self.read(min(time_left_ms, movetime_ms) / 1000.0)
+        line = self.request(f"go time {time_left_ms} movetime {movetime_ms}", min(time_left_ms, movetime_ms) / 1000.0)
         if line.startswith("move ") and len(line.split()) == 2:
             return line.split()[1]
         return line
@@ -258,7 +310,13 @@ def ccgc_frame(board: Board, seat: int, p: int) -> str:
 
 
 class CcgcAgent(PipeAgent):
-    """A two-player engine speaking the CCGC 1.0 protocol; it never learns that it might be seat N."""
+    """A two-player engine speaking the CCGC 1.0 protocol; it never learns that it might be seat N.
+
+    CCGC has no acknowledgement to wait for: after a timeout, the next ``BESTMOVE`` is the late one.
+    """
+
+    sync_request = ""
+    sync_line = "BESTMOVE"
 
     def __init__(self, command: str, handshake: float = 10.0) -> None:
         super().__init__(command, handshake)
@@ -272,7 +330,6 @@ class CcgcAgent(PipeAgent):
             raise AgentError("protocol", "CCGC engines play only the two-player game")
         self.board = board
         self.seat = seat
-        self.dead = False
         self.last = "0000 3 00"
         self.enemy_flag = "00"
         self._start()
@@ -297,9 +354,7 @@ class CcgcAgent(PipeAgent):
         return ccgc_frame(self.board, self.seat, p)
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        self.drain()
-        self.send(f"GO {self.last}")
-        line = self.read(min(time_left_ms, movetime_ms) / 1000.0)
+        line = self.request(f"GO {self.last}", min(time_left_ms, movetime_ms) / 1000.0)
         words = line.split()
         if len(words) == 2 and words[0] == "BESTMOVE" and len(words[1]) == 4:
             try:
@@ -327,7 +382,10 @@ class CcgcAgent(PipeAgent):
         return None
 
     def finish(self, winner: int) -> None:
-        self.send(f"END {2 if winner < 0 else 1 if winner == self.seat else 0}")
+        # The 2012 specification: END 0 lost, 1 won, 2 abnormal end. It has no code for a draw, so a
+        # drawn game ends with the engine's input closed and no END line.
+        if winner != DRAW:
+            self.send(f"END {END_ABNORMAL if winner == ABORTED else 1 if winner == self.seat else 0}")
 
     def quit_line(self) -> str:
         return ""

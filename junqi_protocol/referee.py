@@ -1,29 +1,53 @@
-"""``sanqi referee``: hosts two or four players, enforces the rules and clocks, records every game.
+"""sanqi referee: hosts two or four Junqi players, enforces the rules and clocks, records every game.
 
-    sanqi referee [--variant 2p|4p] [--games N] [--record FILE] [--rules "k=v ..."]
-                  [--time SEC] [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] ENGINE...
+    sanqi referee [--variant 2p|4p] [--games N] [--record FILE] [--rules "k=v ..."] [--time SEC]
+                  [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] [--engine-log DIR] ENGINE...
     sanqi referee --print FILE
 
-ENGINE is ``random`` or ``events`` (built-in players, run in process), ``junqi:COMMAND`` or just
-``COMMAND`` (an engine speaking our line protocol), or ``ccgc:COMMAND`` (a CCGC 1.0 engine, two
-players only). With n engines, game g gives seat s (S, E, N, W order) to engine (s + g - 1) mod n,
-so two engines in a four-player game form the two teams and swap sides every game.
+ENGINE is a built-in player (random, events: run in process), junqi:COMMAND or just COMMAND (an
+engine speaking our line protocol), or ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
+engines, game g gives seat s (S, E, N, W order) to engine (s + g - 1) mod n, so two engines in a
+four-player game form the two teams and swap sides every game. Every engine runs in its own process
+group, killed at the end of its game; SIGINT or SIGTERM ends the game in progress with an 'aborted'
+end line in the record, stops the engines and exits with 128 + the signal number.
 """
 
 import argparse
-import json
 import os
+import signal
 import sys
 import time
 import traceback
 from typing import Any, Optional, TextIO
 
+from engine_core.args import (ArgParser, UsageError, guarded, natural_int, positive_float, positive_int, program,
+                              readable_file, writable_file)
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
-from junqi_protocol.hosts import Agent, AgentError, CcgcAgent, LineAgent, LocalAgent
+from junqi_protocol.hosts import ABORTED, Agent, AgentError, CcgcAgent, LineAgent, LocalAgent
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup
+
+
+class Aborted(BaseException):
+    """SIGINT or SIGTERM reached the referee: the game in progress is recorded as aborted."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def abort_on_signals() -> None:
+    """Turn SIGINT and SIGTERM into :class:`Aborted`; later ones are ignored so the cleanup can finish."""
+
+    def handler(signum: int, frame: object) -> None:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
+        raise Aborted(signum)
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, handler)
 
 
 class Referee:
@@ -39,13 +63,15 @@ class Referee:
         self.movetime_ms = movetime_ms
         self.lineup_timeout = lineup_timeout
         self.number = 0
+        self.headed = False  # this game's ``game`` line is written
+        self.ended = False  # and its ``end`` line
 
     def play(self, number: int, agents: list[Agent]) -> Game:
-        """Play one game; the record ends with an ``end`` line whatever happens."""
+        """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
         board = Board(self.variant)
         game = Game(board, Rules(self.variant, self.rules_text))
-        rec = self.recorder
         self.number = number
+        self.headed = self.ended = False
         try:
             self._play(number, board, game, agents)
         except Exception:  # noqa: BLE001 - a referee bug must still leave a complete record
@@ -54,14 +80,41 @@ class Referee:
                 game.over = True
                 game.winner = -1
                 game.reason = "referee-error"
-                rec.write({"type": "end", "game": number, "result": "draw", "reason": "referee-error", "plies": game.ply})
+            self._end(game, agents)
+        except Aborted as exc:
+            self._end(game, agents, f"aborted by {exc}")
+            for agent in agents:
+                agent.finish(ABORTED)
+            raise
         finally:
+            for agent in agents:
+                agent.quit()
             for agent in agents:
                 try:
                     agent.close()
                 except Exception:  # noqa: BLE001 - closing one engine must not stop the others
                     sys.stderr.write(traceback.format_exc())
         return game
+
+    def _head(self, game: Game, agents: list[Agent]) -> None:
+        board = game.board
+        self.recorder.write({"type": "game", "game": self.number, "variant": board.variant, "rules": game.rules.text(),
+                             "players": {board.letters[s]: agents[s].name for s in range(board.seats)},
+                             "time": self.time_ms, "movetime": self.movetime_ms})
+        self.headed = True
+
+    def _end(self, game: Game, agents: list[Agent], aborted: str = "") -> None:
+        """The ``end`` line, once: the result by the rules, or ``none`` with ``aborted`` as the reason."""
+        if self.ended:
+            return
+        if not self.headed:
+            self._head(game, agents)
+        if game.over:
+            result, reason = team_name(game.board, game.winner), game.reason
+        else:
+            result, reason = "none", aborted
+        self.recorder.write({"type": "end", "game": self.number, "result": result, "reason": reason, "plies": game.ply})
+        self.ended = True
 
     def _play(self, number: int, board: Board, game: Game, agents: list[Agent]) -> None:
         rec = self.recorder
@@ -81,9 +134,7 @@ class Referee:
             except AgentError as exc:
                 rejected[seat] = str(exc)
                 sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({agent.name}): {exc}\n")
-        rec.write({"type": "game", "game": number, "variant": board.variant, "rules": game.rules.text(),
-                   "players": {board.letters[s]: agents[s].name for s in seats},
-                   "time": self.time_ms, "movetime": self.movetime_ms})
+        self._head(game, agents)
         for seat, text in sorted(lineups.items()):
             game.place(seat, parse_lineup(text))
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
@@ -101,48 +152,58 @@ class Referee:
         clock = [self.time_ms] * board.seats
         while not game.over:
             seat = game.turn
-            agent = agents[seat]
-            step: dict[str, Any] = {"type": "step", "game": number, "ply": game.ply + 1, "seat": board.letters[seat]}
-            t0 = time.monotonic()
-            reply: Optional[str] = None
-            failure: Optional[AgentError] = None
-            try:
-                reply = agent.ask(clock[seat], self.movetime_ms)
-            except AgentError as exc:
-                failure = exc
-            ms = int((time.monotonic() - t0) * 1000)
-            clock[seat] -= ms
-            step["ms"] = ms
-            if failure is None and ms > self.movetime_ms:
-                failure = AgentError("timeout", f"replied after {ms} ms")
-            if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
-                step["action"] = "timeout"
-                got = game.pass_turn("timeout")
-            elif failure is not None:
-                step["action"] = "out"
-                step["reason"] = "time" if failure.reason == "timeout" else failure.reason
-                step["error"] = failure.detail
-                got = game.eliminate(seat, step["reason"])
-            elif reply == "pass":
-                step["action"] = "pass"
-                got = game.pass_turn("pass")
-            else:
-                assert reply is not None
-                got, problem = self._move(game, reply)
-                if problem is None:
-                    step["action"] = "move"
-                    step["move"] = reply
-                else:
-                    agent.error(problem)
-                    step.update(action="out", reason="illegal", reply=reply[:200], error=problem)
-                    got = game.eliminate(seat, "illegal")
-            step["events"] = [e.text(board) for e in got]
+            step, got = self._turn(game, agents[seat], clock)
             rec.write(step)
+            if step.get("reason") == "crash":
+                agents[seat].close()
             self._broadcast(game, agents, got)
-        rec.write({"type": "end", "game": number, "result": team_name(board, game.winner), "reason": game.reason,
-                   "plies": game.ply})
+        self._end(game, agents)
         for agent in agents:
             agent.finish(game.winner)
+
+    def _turn(self, game: Game, agent: Agent, clock: list[int]) -> tuple[dict[str, Any], list[Event]]:
+        """Ask the side to move for its move, rule on the answer: the record's ``step`` and the events."""
+        board = game.board
+        seat = game.turn
+        step: dict[str, Any] = {"type": "step", "game": self.number, "ply": game.ply + 1, "seat": board.letters[seat]}
+        t0 = time.monotonic()
+        reply: Optional[str] = None
+        failure: Optional[AgentError] = None
+        try:
+            reply = agent.ask(clock[seat], self.movetime_ms)
+        except AgentError as exc:
+            failure = exc
+        ms = int((time.monotonic() - t0) * 1000)
+        clock[seat] -= ms
+        step["ms"] = ms
+        if failure is None and ms > self.movetime_ms:
+            failure = AgentError("timeout", f"replied after {ms} ms")
+        dropped = agent.take_dropped()
+        if dropped:
+            step["dropped"] = dropped[:20]
+        if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
+            step["action"] = "timeout"
+            got = game.pass_turn("timeout")
+        elif failure is not None:
+            step["action"] = "out"
+            step["reason"] = "time" if failure.reason == "timeout" else failure.reason
+            step["error"] = failure.detail
+            got = game.eliminate(seat, step["reason"])
+        elif reply == "pass":
+            step["action"] = "pass"
+            got = game.pass_turn("pass")
+        else:
+            assert reply is not None
+            got, problem = self._move(game, reply)
+            if problem is None:
+                step["action"] = "move"
+                step["move"] = reply
+            else:
+                agent.error(problem)
+                step.update(action="out", reason="illegal", reply=reply[:200], error=problem)
+                got = game.eliminate(seat, "illegal")
+        step["events"] = [e.text(board) for e in got]
+        return step, got
 
     @staticmethod
     def _move(game: Game, reply: str) -> tuple[list[Event], Optional[str]]:
@@ -173,7 +234,8 @@ class Referee:
                     pass
             events = []
             for seat, agent in enumerate(agents):
-                if getattr(agent, "dead", False) and game.alive[seat] and not game.over:
+                if agent.dead and game.alive[seat] and not game.over:
+                    agent.close()
                     got = game.eliminate(seat, "crash")
                     self.recorder.write({"type": "step", "game": self.number, "ply": game.ply, "seat": game.board.letters[seat],
                                          "action": "out", "reason": "crash", "ms": 0,
@@ -181,12 +243,44 @@ class Referee:
                     events += got
 
 
-def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int]) -> Agent:
+def split_spec(spec: str) -> tuple[str, str]:
+    """An ENGINE argument as (protocol, command); built-in players have the protocol ``builtin``.
+
+    >>> split_spec("ccgc:sanqi --protocol ccgc"), split_spec("sanqi"), split_spec("random")
+    (('ccgc', 'sanqi --protocol ccgc'), ('junqi', 'sanqi'), ('builtin', 'random'))
+    """
     if spec in STYLES:
+        return "builtin", spec
+    kind, colon, command = spec.partition(":")
+    if colon and kind in ("junqi", "ccgc"):
+        return kind, command
+    return "junqi", spec
+
+
+def engine_spec(text: str) -> str:
+    """An argparse type: a built-in player, or a command whose program exists."""
+    kind, command = split_spec(text)
+    if kind != "builtin":
+        program(command)
+    return text
+
+
+def log_folder(text: str) -> str:
+    """An argparse type: a folder that exists and can be written, or can be made."""
+    folder = os.path.abspath(text)
+    there = folder if os.path.isdir(folder) else os.path.dirname(folder)
+    if not os.path.isdir(there) or not os.access(there, os.W_OK) or os.path.isfile(folder):
+        raise argparse.ArgumentTypeError(f"cannot keep engine logs in {text!r} (no writable folder there)")
+    return text
+
+
+def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int]) -> Agent:
+    kind, command = split_spec(spec)
+    if kind == "builtin":
         return LocalAgent(spec, seed, options)
-    if spec.startswith("ccgc:"):
-        return CcgcAgent(spec[5:])
-    return LineAgent(spec[6:] if spec.startswith("junqi:") else spec, options)
+    if kind == "ccgc":
+        return CcgcAgent(command)
+    return LineAgent(command, options)
 
 
 def _parse_options(items: list[str], engines: int) -> list[list[tuple[str, str]]]:
@@ -199,77 +293,114 @@ def _parse_options(items: list[str], engines: int) -> list[list[tuple[str, str]]
             item = rest
         name, eq, value = item.partition("=")
         if not eq:
-            raise ValueError(f"--engine-option {item!r} is not NAME=VALUE")
+            raise UsageError(f"--engine-option {item!r} is not NAME=VALUE")
         for i in targets:
             if not 0 <= i < engines:
-                raise ValueError(f"--engine-option {item!r}: there is no engine {i + 1}")
+                raise UsageError(f"--engine-option {item!r}: there is no engine {i + 1}")
             per[i].append((name, value))
     return per
 
 
+def read_record(path: str) -> list[list[dict[str, Any]]]:
+    """Every game of a record file; a file that is not a record is the user's mistake."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return read_games(fh.readlines())
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path} is not a readable game record: {exc}") from None
+
+
 def print_records(path: str, out: TextIO) -> int:
-    with open(path, encoding="utf-8") as fh:
-        games = read_games(fh.readlines())
+    games = read_record(path)
     bad = 0
     for lines in games:
-        out.write(describe(lines) + "\n\n")
-        bad += bool(replay(lines)[1])
+        try:
+            out.write(describe(lines) + "\n\n")
+            bad += bool(replay(lines)[1])
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            out.write(f"game {lines[0].get('game')}: cannot be replayed: {exc}\n\n")
+            bad += 1
     out.write(f"{len(games)} games, {bad} with replay problems\n")
     return 1 if bad else 0
 
 
+def parser() -> ArgParser:
+    p = ArgParser(prog="sanqi referee", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[2])
+    p.add_argument("engines", nargs="*", type=engine_spec, metavar="ENGINE",
+                   help="random, events, junqi:COMMAND, COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
+    p.add_argument("--variant", choices=("2p", "4p"), default="2p", help="two players (60 points) or four (Siguo)")
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play")
+    p.add_argument("--record", type=writable_file, metavar="FILE", help="append JSON-lines game records to FILE")
+    p.add_argument("--rules", default="", metavar='"K=V ..."', help="nocapture=N nocapture_loses=0|1 passes=N "
+                   "info=dark|allies|open; unset ones keep the variant's defaults (docs/junqi-protocol.md)")
+    p.add_argument("--time", type=positive_float, default=600.0, metavar="SEC", help="each player's clock per game")
+    p.add_argument("--movetime", type=positive_float, default=10.0, metavar="SEC", help="the most one move may take")
+    p.add_argument("--seed", type=natural_int, metavar="N", help="seed for built-in players; unset: new games each run")
+    p.add_argument("--engine-option", action="append", default=[], metavar="[I:]NAME=VALUE",
+                   help="setoption for every engine, or for engine I (1-based) only; repeatable")
+    p.add_argument("--engine-log", type=log_folder, metavar="DIR",
+                   help="keep each engine's stderr in DIR/game<N>-<SEAT>.log; unset: engines' stderr is discarded")
+    p.add_argument("--print", dest="print_file", type=readable_file, metavar="FILE",
+                   help="replay and print a record, then exit")
+    p.add_argument("--quiet", action="store_true", help="print only the score table")
+    return p
+
+
 def main(args: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="sanqi referee", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("engines", nargs="*", help="random, events, junqi:COMMAND, COMMAND or ccgc:COMMAND")
-    parser.add_argument("--variant", choices=("2p", "4p"), default="2p")
-    parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--record", help="append JSON-lines records here")
-    parser.add_argument("--rules", default="", help="nocapture=N nocapture_loses=0|1 passes=N info=dark|allies|open")
-    parser.add_argument("--time", type=float, default=600.0, help="seconds per player per game")
-    parser.add_argument("--movetime", type=float, default=10.0, help="seconds per move at most")
-    parser.add_argument("--seed", type=int, help="seed for built-in players")
-    parser.add_argument("--engine-option", action="append", default=[], metavar="[I:]NAME=VALUE",
-                        help="setoption for every engine, or for engine I (1-based) only")
-    parser.add_argument("--print", dest="print_file", metavar="FILE", help="replay and print a record, then exit")
-    parser.add_argument("--quiet", action="store_true", help="print only the score table")
-    opts = parser.parse_args(args)
+    p = parser()
+    opts = p.parse_args(args)
+    try:
+        return guarded(p.prog, lambda: run(p, opts))
+    except Aborted as exc:
+        sys.stderr.write(f"{p.prog}: aborted by {exc}; the game in progress is recorded as aborted\n")
+        return 128 + exc.signum
+
+
+def run(p: ArgParser, opts: argparse.Namespace) -> int:
     if opts.print_file:
         return print_records(opts.print_file, sys.stdout)
     if not opts.engines:
-        parser.error("name at least one engine")
+        p.error("name at least one engine")
+    seats = 4 if opts.variant == "4p" else 2
+    n = len(opts.engines)
+    if seats % n:
+        p.error(f"{n} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
+    if seats == 4 and any(split_spec(s)[0] == "ccgc" for s in opts.engines):
+        p.error("CCGC engines play only the two-player game (--variant 2p)")
+    per = _parse_options(opts.engine_option, n)
     try:
-        per = _parse_options(opts.engine_option, len(opts.engines))
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))
     except ValueError as exc:
-        parser.error(str(exc))
-    seats = 4 if opts.variant == "4p" else 2
-    if seats % len(opts.engines):
-        parser.error(f"{len(opts.engines)} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
+        raise UsageError(f"--rules: {exc}") from None
     first = 1
     if opts.record and os.path.exists(opts.record):
         # Appending to an earlier run: keep game numbers unique so the file still reads game by game.
-        with open(opts.record, encoding="utf-8") as old:
-            first += max((int(json.loads(line)["game"]) for line in old if line.strip()), default=0)
+        first += max((int(lines[0]["game"]) for lines in read_record(opts.record)), default=0)
+    if opts.engine_log:
+        os.makedirs(opts.engine_log, exist_ok=True)
+    abort_on_signals()
     fh = open(opts.record, "a", encoding="utf-8") if opts.record else None
     referee.recorder = Recorder(fh)
     board = Board(opts.variant)
-    n = len(opts.engines)
     score = [[0, 0, 0] for _ in range(n)]
     t0 = time.monotonic()
     try:
         for g in range(1, opts.games + 1):
+            number = first + g - 1
             who = [(s + g - 1) % n for s in range(seats)]
             seed = None if opts.seed is None else opts.seed * 1000 + g
             agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s) for s, i in enumerate(who)]
-            game = referee.play(first + g - 1, agents)
+            if opts.engine_log:
+                for s, agent in enumerate(agents):
+                    agent.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))
+            game = referee.play(number, agents)
             for s, i in enumerate(who):
                 col = 1 if game.winner < 0 else 0 if board.team(s) == game.winner else 2
-                if s == next(x for x, j in enumerate(who) if j == i):  # count each engine once per game
+                if s == who.index(i):  # count each engine once per game
                     score[i][col] += 1
             if not opts.quiet:
                 line = " ".join(f"{board.letters[s]}={opts.engines[i]}" for s, i in enumerate(who))
-                print(f"game {first + g - 1}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
+                print(f"game {number}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
     finally:
         if fh is not None:
             fh.close()
