@@ -14,6 +14,7 @@ argparse.ArgumentTypeError: '0' is not a whole number of at least 1
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -25,18 +26,39 @@ class UsageError(Exception):
 
 
 class ArgParser(argparse.ArgumentParser):
-    """argparse with defaults in the help and a single ``prog: error: …`` line on a mistake."""
+    """argparse with defaults in the help and a single ``prog: error: …`` line on a mistake.
+
+    A description taken from a docstring is shown as plain text (reStructuredText marks removed).
+    """
 
     def __init__(self, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", Formatter)
+        for key in ("description", "epilog"):
+            if isinstance(kwargs.get(key), str):
+                kwargs[key] = plain(str(kwargs[key]))
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         fail(self.prog, message)
 
 
-class Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Shows ``(default: …)`` after each option's help and keeps the description's line breaks."""
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Shows ``(default: …)`` after an option's help where there is a default, keeps line breaks."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in text or not action.option_strings:
+            return text
+        return text + " (default: %(default)s)"
+
+
+def plain(text: str) -> str:
+    """Docstring text without reStructuredText marks.
+
+    >>> plain("``sanqi match``: see :class:`Position`")
+    'sanqi match: see Position'
+    """
+    return re.sub(r":\w+:`([^`]*)`", r"\1", text).replace("``", "")
 
 
 def fail(prog: str, message: str) -> NoReturn:

@@ -7,13 +7,13 @@ Games plug in through entry points so the core never imports them:
 * ``sanqi.commands``: a function ``main(argv) -> int`` run by ``sanqi NAME args…``.
 """
 
-import argparse
 import os
 import sys
 from importlib.metadata import entry_points
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from engine_core import __version__
+from engine_core.args import ArgParser, fail
 from engine_core.build_info import build_kind
 from engine_core.loop import Channel, clean_line
 
@@ -22,26 +22,49 @@ def _group(name: str) -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=name)}
 
 
+def _loadable(group: str) -> Iterator[tuple[str, Any]]:
+    """The entry points of ``group`` whose code is here, loaded one by one in name order.
+
+    A build may carry only some games (``pbrain-sanqi`` has Gomoku alone); what it lacks is not offered.
+    """
+    for name, ep in sorted(_group(group).items()):
+        try:
+            yield name, ep.load()
+        except ImportError:
+            continue
+
+
 def protocol_names() -> list[str]:
-    return sorted(_group("sanqi.protocols"))
+    return [name for name, _ in _loadable("sanqi.protocols")]
 
 
 def load_protocol(name: str) -> Any:
-    return _group("sanqi.protocols")[name].load()
+    found = dict(_loadable("sanqi.protocols"))
+    if name not in found:
+        fail("sanqi", f"this build of sanqi has no {name!r} protocol; it has {', '.join(found)}")
+    return found[name]
 
 
 def detect(first: str) -> Optional[Any]:
-    """The protocol class that claims ``first`` as its opening line, if any."""
-    for ep in sorted(_group("sanqi.protocols").values(), key=lambda e: e.name):
-        try:
-            cls = ep.load()
-        except ImportError as exc:
-            # One broken game must not take the others down with it.
-            sys.stderr.write(f"sanqi: protocol {ep.name} unavailable: {exc}\n")
-            continue
+    """The protocol class that claims ``first`` as its opening line, if any (loading no more than needed)."""
+    for _, cls in _loadable("sanqi.protocols"):
         if cls.detect(first):
             return cls
     return None
+
+
+def summary(function: Any) -> str:
+    """One line on a subcommand: its module's first docstring line, less the ``sanqi NAME:`` prefix.
+
+    >>> import engine_core.bench
+    >>> summary(engine_core.bench.main)
+    "each game's fixed benchmark: nodes per second and the game's own figures"
+    """
+    doc = (sys.modules[function.__module__].__doc__ or "").strip().splitlines()
+    line = doc[0] if doc else ""
+    if line.startswith(("``sanqi", "sanqi ")) and ": " in line:
+        line = line.split(": ", 1)[1]
+    return line.replace("``", "").rstrip(".")
 
 
 def version_line() -> str:
@@ -54,6 +77,8 @@ def serve(protocol: Optional[str]) -> int:
     The reader thread may still be blocked on stdin; a normal interpreter shutdown would then
     abort on the stdin lock, so the session ends with ``os._exit`` after flushing.
     """
+    if protocol is not None:
+        load_protocol(protocol)  # a protocol this build lacks is a usage error, said before any session
     code = 1
     try:
         code = _session(protocol)
@@ -70,8 +95,9 @@ def serve(protocol: Optional[str]) -> int:
 def _session(protocol: Optional[str]) -> int:
     chan = Channel()
     if protocol is not None:
+        cls = load_protocol(protocol)
         chan.start()
-        load_protocol(protocol)().run(chan)
+        cls().run(chan)
         return 0
     for raw in sys.stdin.buffer:
         first = clean_line(raw)
@@ -90,17 +116,24 @@ def _session(protocol: Optional[str]) -> int:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    commands = _group("sanqi.commands")
-    if args and args[0] in commands:
-        result: int = commands[args[0]].load()(args[1:])
+    if args and args[0] in _group("sanqi.commands"):
+        commands = dict(_loadable("sanqi.commands"))
+        if args[0] not in commands:
+            fail("sanqi", f"this build of sanqi has no {args[0]!r} command")
+        result: int = commands[args[0]](args[1:])
         return result
-    parser = argparse.ArgumentParser(
+    helping = bool({"-h", "--help"} & set(args))
+    # Loading every game costs start-up time a Gomocup clock counts, so only the help loads them all.
+    commands = dict(_loadable("sanqi.commands")) if helping else {}
+    parser = ArgParser(
         prog="sanqi",
-        description="Xiangqi (UCCI/UCI), Gomoku (Gomocup) and Junqi engine. With no arguments the "
-        "protocol is picked from the first input line.",
-        epilog="subcommands: " + ", ".join(sorted(commands)),
+        description="Xiangqi (UCCI/UCI), Gomoku (Gomocup) and Junqi engine.\n"
+        "With no arguments the protocol is picked from the first input line.",
+        epilog="commands (sanqi COMMAND --help for each one's options):\n"
+        + "\n".join(f"  {name:13} {summary(main)}" for name, main in commands.items()),
     )
-    parser.add_argument("--protocol", choices=protocol_names(), help="speak this protocol from the start")
+    names = protocol_names() if helping else sorted(_group("sanqi.protocols"))
+    parser.add_argument("--protocol", choices=names, help="speak this protocol from the start")
     parser.add_argument("--version", action="version", version=version_line())
     opts = parser.parse_args(args)
     return serve(opts.protocol)
