@@ -1,27 +1,46 @@
 """What one player can infer about pieces it cannot see.
 
 Every piece is tracked by its starting point (``Position.tag``) with a 12-bit mask of the kinds it
-may still be. The seed engine kept only the weakest and strongest possible rank per piece; the mask
-holds the same bounds (:meth:`Beliefs.strongest`, :meth:`Beliefs.weakest`) and a little more:
+may still be. Unary facts narrow a mask:
 
 * the deployment rules (no mine before row 4, no bomb in row 0, the flag only in a headquarters);
 * a piece that moved is no mine and no flag; one that turned a corner on the rails is an engineer;
-* a collision keeps only the kinds consistent with its announced result;
-* a dead 司令 is struck from its owner's other pieces, and the flag square announced with it pins the flag;
-* per-player counts: once a kind's pieces are all pinned down, no other piece can be that kind;
-  and the one piece left that may be the flag is the flag.
+* a collision keeps only the kinds consistent with its announced result (a fight between two
+  pieces both hidden from us is also kept as a joint constraint on the pair, for sampling);
+* a piece that died without a ``marshal`` line was no 司令; a headquarters taken without a ``flag``
+  line held no flag; a dead 司令's flag square pins the flag.
+
+Then each army's exact multiset of kinds is enforced jointly (:func:`feasible_masks`, a matching of
+its 25 pieces, dead ones included, onto the kinds with their counts): a kind stays in a mask only
+if some complete deployment gives it to that piece. This generalises the seed's min/max rank
+counts. ``joint=False`` keeps the older per-kind strike (:meth:`Beliefs.apply_counts`) as a
+yardstick. :class:`Deployments` samples whole deployments consistent with all of it.
+
+>>> feasible_masks([0b011, 0b001, 0b110], [1, 1, 1])
+[2, 1, 4]
 """
 
-from junqi_protocol.board import Board
+import random
+import sys
+from typing import Optional
+
+from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Position
 from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, KILLED, MARSHAL, MINE, BOMB, MOVE, combat, needs_engineer
 
 ALL = (1 << 12) - 1
 SOLDIERS = (1 << 9) - 1
+KINDS = 12
+# Share of the sample frequencies in a kind probability, the rest from the balanced marginals.
+SAMPLED = 0.0
+BALANCE_ROUNDS = 30
+
+
+_KIND_LISTS = [[k for k in range(KINDS) if mask >> k & 1] for mask in range(1 << KINDS)]
 
 
 def kinds_of(mask: int) -> list[int]:
-    return [k for k in range(12) if mask >> k & 1]
+    return _KIND_LISTS[mask & ALL]
 
 
 def _beats(att_mask: int, dfn_mask: int, result: int) -> tuple[int, int]:
@@ -36,17 +55,163 @@ def _beats(att_mask: int, dfn_mask: int, result: int) -> tuple[int, int]:
     return a_out, d_out
 
 
+def start_mask(board: Board, p: int) -> int:
+    """Kinds the deployment rules allow on home point ``p``."""
+    m = ALL
+    if board.row[p] < 4:
+        m &= ~(1 << MINE)
+    if board.row[p] == 0:
+        m &= ~(1 << BOMB)
+    if not board.hq[p]:
+        m &= ~(1 << FLAG)
+    return m
+
+
+def match(masks: list[int], counts: list[int]) -> Optional[list[int]]:
+    """A kind for every piece within its mask using each kind ``counts`` times, or None.
+
+    >>> match([0b01, 0b01], [1, 1]) is None
+    True
+    """
+    assign = [-1] * len(masks)
+    holders: list[list[int]] = [[] for _ in range(KINDS)]
+
+    def place(t: int, seen: list[bool]) -> bool:
+        for k in kinds_of(masks[t]):
+            if seen[k]:
+                continue
+            seen[k] = True
+            if len(holders[k]) < counts[k]:
+                holders[k].append(t)
+                assign[t] = k
+                return True
+            for other in holders[k]:
+                if place(other, seen):
+                    holders[k].remove(other)
+                    holders[k].append(t)
+                    assign[t] = k
+                    return True
+        return False
+
+    # The most constrained pieces first: most of them then find a free kind at once.
+    for t in sorted(range(len(masks)), key=lambda t: len(kinds_of(masks[t]))):
+        if not place(t, [False] * KINDS):
+            return None
+    return assign
+
+
+def _reach(masks: list[int], assign: list[int]) -> list[int]:
+    """Per kind k, the kinds a chain of reassignments starting at k can end in (k included).
+
+    An edge k1 -> k2 means some piece holding k1 may hold k2 instead."""
+    edge = [0] * KINDS
+    for t, k in enumerate(assign):
+        edge[k] |= masks[t]
+    reach = [1 << k for k in range(KINDS)]
+    for k in range(KINDS):
+        frontier = reach[k]
+        while frontier:
+            nxt = 0
+            for j in kinds_of(frontier):
+                nxt |= edge[j]
+            frontier = nxt & ~reach[k]
+            reach[k] |= nxt
+    return reach
+
+
+def feasible_masks(masks: list[int], counts: list[int]) -> Optional[list[int]]:
+    """Each mask cut to the kinds some complete assignment gives its piece; None if there is none.
+
+    With the counts summing to the number of pieces, piece t may take kind k exactly when the
+    matching can shift one piece along a chain from k back to t's matched kind."""
+    assign = match(masks, counts)
+    if assign is None:
+        return None
+    reach = _reach(masks, assign)
+    return [sum(1 << k for k in kinds_of(m) if reach[k] >> assign[t] & 1) for t, m in enumerate(masks)]
+
+
+def _chain(masks: list[int], assign: list[int], new: int, old: int) -> list[tuple[int, int]]:
+    """The shifts (piece, its next kind) that free a place of kind ``new`` and fill the place of
+    kind ``old`` about to be left: a shortest path of reassignments from ``new`` to ``old``."""
+    came: dict[int, tuple[int, int]] = {new: (-1, -1)}
+    frontier = [new]
+    while frontier and old not in came:
+        nxt: list[int] = []
+        for k in frontier:
+            for t, held in enumerate(assign):
+                if held != k:
+                    continue
+                for j in kinds_of(masks[t]):
+                    if j not in came:
+                        came[j] = (k, t)
+                        nxt.append(j)
+        frontier = nxt
+    shifts: list[tuple[int, int]] = []
+    k = old
+    while came[k][0] >= 0:
+        shifts.append((came[k][1], k))
+        k = came[k][0]
+    return shifts
+
+
+def sample_army(masks: list[int], counts: list[int], weight: list[list[float]], rng: random.Random) -> Optional[list[int]]:
+    """One deployment: a kind per piece, drawn piece by piece in random order among the kinds that
+    keep a complete deployment possible, in proportion to ``weight[t][k]``.
+
+    >>> sorted(sample_army([0b11, 0b11, 0b100], [1, 1, 1], [[1.0] * 12] * 3, random.Random(1))[:2])
+    [0, 1]
+    """
+    masks = list(masks)
+    assign = match(masks, counts)
+    if assign is None:
+        return None
+    left = list(counts)
+    for m in masks:
+        if m & (m - 1) == 0:
+            left[m.bit_length() - 1] -= 1
+    order = list(range(len(masks)))
+    rng.shuffle(order)
+    for t in order:
+        if masks[t] & (masks[t] - 1) == 0:
+            continue
+        reach = _reach(masks, assign)
+        options = [k for k in kinds_of(masks[t]) if reach[k] >> assign[t] & 1]
+        # Copies still unplaced times the prior: close to uniform over complete deployments.
+        w = [weight[t][k] * max(left[k], 0) for k in options]
+        k = rng.choices(options, w)[0] if sum(w) > 0 else rng.choice(options)
+        if k != assign[t]:
+            for other, j in _chain(masks, assign, k, assign[t]):
+                assign[other] = j
+            assign[t] = k
+        masks[t] = 1 << k
+        left[k] -= 1
+    return assign
+
+
 class Beliefs:
     """Kind masks of every piece, seen from seat ``me`` (its own pieces are known exactly)."""
 
-    def __init__(self, board: Board, me: int) -> None:
+    def __init__(self, board: Board, me: int, joint: bool = True) -> None:
         self.board: Board = board
         self.me: int = me
+        self.joint: bool = joint
         self.mask: list[int] = [0] * board.size
-        self.dead: list[list[int]] = [[0] * 12 for _ in range(board.seats)]
+        self.hidden: list[bool] = [False] * board.size
+        self.dead: list[list[int]] = [[0] * KINDS for _ in range(board.seats)]
         # Expected losses per kind, an unknown victim spread over the kinds it may have been.
-        self.lost: list[list[float]] = [[0.0] * 12 for _ in range(board.seats)]
+        self.lost: list[list[float]] = [[0.0] * KINDS for _ in range(board.seats)]
         self.flag_at: list[int] = [-1] * board.seats
+        self.moved: list[bool] = [False] * board.size
+        # Every unary fact (tag, mask) in order, to rebuild from after a contradiction.
+        self.facts: list[tuple[int, int]] = []
+        # Fights between two pieces both hidden from us: (attacker tag, defender tag, result).
+        self.pairs: list[tuple[int, int, int]] = []
+        # Tags that died in the last move and what they may not be unless an event says so.
+        self.pending: list[tuple[int, int]] = []
+        self.contradictions: list[str] = []
+        self.cache: dict[int, tuple[list[int], dict[int, list[float]]]] = {}
+        self.settled: dict[int, list[int]] = {}
 
     def start(self, pos: Position) -> None:
         b = self.board
@@ -56,14 +221,8 @@ class Beliefs:
             if pos.kind[p] >= 0:
                 self.mask[p] = 1 << pos.kind[p]
                 continue
-            m = ALL
-            if b.row[p] < 4:
-                m &= ~(1 << MINE)
-            if b.row[p] == 0:
-                m &= ~(1 << BOMB)
-            if not b.hq[p]:
-                m &= ~(1 << FLAG)
-            self.mask[p] = m
+            self.hidden[p] = True
+            self.mask[p] = start_mask(b, p)
 
     def of(self, pos: Position, p: int) -> int:
         return self.mask[pos.tag[p]] if pos.tag[p] >= 0 else 0
@@ -77,22 +236,41 @@ class Beliefs:
         """Lowest soldier rank still possible (8 = 工兵), -1 when none."""
         return (mask & SOLDIERS).bit_length() - 1
 
+    def _restrict(self, tag: int, mask: int) -> None:
+        self.facts.append((tag, mask))
+        self.mask[tag] &= mask
+
     def before_move(self, pos: Position, frm: int, to: int, result: int) -> None:
         """Learn from a move about to be applied to ``pos``."""
+        self.settle(pos)
         ta = pos.tag[frm]
-        self.mask[ta] &= ~((1 << MINE) | (1 << FLAG))
+        self.moved[ta] = True
+        self._restrict(ta, ALL & ~((1 << MINE) | (1 << FLAG)))
         if result == MOVE or result == EAT:
             if self.board.station[frm] and self.board.station[to] and needs_engineer(self.board, pos.owner, pos.kind, frm, to):
-                self.mask[ta] &= 1 << ENGINEER
-        if pos.owner[to] >= 0:
-            td = pos.tag[to]
-            a, d = _beats(self.mask[ta], self.mask[td], result)
-            self.mask[ta] = a
-            self.mask[td] = d
-            if result in (KILLED, BOTH):
-                self._died(pos.owner[frm], a)
-            if result in (EAT, BOTH):
-                self._died(pos.owner[to], d)
+                self._restrict(ta, 1 << ENGINEER)
+        if pos.owner[to] < 0:
+            return
+        td = pos.tag[to]
+        a, d = _beats(self.mask[ta], self.mask[td], result)
+        self._restrict(ta, a)
+        self._restrict(td, d)
+        if self.hidden[ta] and self.hidden[td]:
+            self.pairs.append((ta, td, result))
+        if result in (KILLED, BOTH):
+            self._died(pos.owner[frm], a)
+            self.pending.append((ta, 1 << MARSHAL))
+        if result in (EAT, BOTH):
+            self._died(pos.owner[to], d)
+            self.pending.append((td, (1 << MARSHAL) | (1 << FLAG)))
+
+    def settle(self, pos: Position) -> None:
+        """Close the last move: a death not announced as a 司令 (or a flag) was none."""
+        for tag, never in self.pending:
+            if self.mask[tag] & ~never:
+                self._restrict(tag, ALL & ~never)
+        self.pending = []
+        self._joint(pos)
 
     def _died(self, seat: int, mask: int) -> None:
         if mask and mask & (mask - 1) == 0:
@@ -105,10 +283,15 @@ class Beliefs:
 
     def left(self, seat: int) -> list[float]:
         """How many of each kind ``seat`` probably still has (never below a trace, for weighting)."""
-        return [max(0.05, COUNTS[k] - self.lost[seat][k]) for k in range(12)]
+        return [max(0.05, COUNTS[k] - self.lost[seat][k]) for k in range(KINDS)]
 
     def marshal_died(self, pos: Position, seat: int, square: int) -> None:
         """A 司令 of ``seat`` died (it is already off ``pos``); its flag stands on ``square``."""
+        for i, (tag, never) in enumerate(self.pending):
+            if self.board.seat_of[tag] == seat and self.mask[tag] & (1 << MARSHAL):
+                self._restrict(tag, 1 << MARSHAL)
+                self.pending[i] = (tag, 0)
+                break
         if self.dead[seat][MARSHAL] == 0:
             self.dead[seat][MARSHAL] = 1
             self.lost[seat][MARSHAL] = 1.0
@@ -116,14 +299,62 @@ class Beliefs:
         for p in range(self.board.size):
             if pos.owner[p] == seat:
                 t = pos.tag[p]
-                self.mask[t] &= ~(1 << MARSHAL)
-                if p == square:
-                    self.mask[t] = 1 << FLAG
-                else:
-                    self.mask[t] &= ~(1 << FLAG)
+                self._restrict(t, ~(1 << MARSHAL))
+                self._restrict(t, 1 << FLAG if p == square else ALL & ~(1 << FLAG))
+
+    def flag_taken(self, seat: int) -> None:
+        """``seat``'s flag was captured: the defender of the last move was it."""
+        for i, (tag, never) in enumerate(self.pending):
+            if self.board.seat_of[tag] == seat and self.mask[tag] & (1 << FLAG):
+                self._restrict(tag, 1 << FLAG)
+                self.pending[i] = (tag, 0)
+
+    def armies(self, pos: Position) -> list[int]:
+        """Seats still in play that hide pieces from us."""
+        on = [False] * self.board.seats
+        for p in range(self.board.size):
+            if pos.owner[p] >= 0 and self.hidden[pos.tag[p]]:
+                on[pos.owner[p]] = True
+        return [s for s in range(self.board.seats) if on[s]]
+
+    def tags(self, seat: int) -> list[int]:
+        """The starting points of ``seat``'s 25 pieces."""
+        return [p for p in range(seat * HOME, seat * HOME + HOME) if not self.board.camp[p]]
+
+    def _joint(self, pos: Position) -> None:
+        if not self.joint:
+            self.apply_counts(pos)
+            return
+        for seat in self.armies(pos):
+            tags = self.tags(seat)
+            before = [self.mask[t] for t in tags]
+            if self.settled.get(seat) == before:
+                continue
+            got = feasible_masks([self.mask[t] for t in tags], list(COUNTS))
+            if got is None:
+                got = self._recover(seat, tags)
+            for t, m in zip(tags, got):
+                self.mask[t] = m
+            self.settled[seat] = got
+
+    def _recover(self, seat: int, tags: list[int]) -> list[int]:
+        """Rebuild ``seat``'s masks from its facts in order, skipping any that leaves no deployment."""
+        note = f"beliefs: seat {self.board.letters[seat]}: the events contradict each other; rebuilding from the facts that fit"
+        self.contradictions.append(note)
+        sys.stderr.write(note + "\n")
+        masks = {t: start_mask(self.board, t) for t in tags}
+        for tag, m in self.facts:
+            if tag not in masks:
+                continue
+            trial = dict(masks)
+            trial[tag] &= m
+            if feasible_masks([trial[t] for t in tags], list(COUNTS)) is not None:
+                masks = trial
+        got = feasible_masks([masks[t] for t in tags], list(COUNTS))
+        return got if got is not None else [masks[t] for t in tags]
 
     def apply_counts(self, pos: Position) -> None:
-        """Strike every fully accounted-for kind from the other pieces of its owner.
+        """The per-kind strike: a fully accounted-for kind leaves the other pieces of its owner.
 
         Only deaths of pinned-down pieces are counted, so the count of a kind still alive can only
         be overestimated and striking it is always sound."""
@@ -136,7 +367,7 @@ class Beliefs:
             changed = True
             while changed:
                 changed = False
-                for k in range(12):
+                for k in range(KINDS):
                     bit = 1 << k
                     pinned = sum(1 for t in pieces if self.mask[t] == bit)
                     if pinned + self.dead[seat][k] >= COUNTS[k]:
@@ -144,3 +375,135 @@ class Beliefs:
                             if self.mask[t] != bit and self.mask[t] & bit and self.mask[t] & ~bit:
                                 self.mask[t] &= ~bit
                                 changed = True
+
+    def marginals(self, seat: int) -> dict[int, list[float]]:
+        """Balanced kind probabilities of every piece of ``seat`` (dead ones included), cached
+        until the masks change."""
+        tags = self.tags(seat)
+        masks = [self.mask[t] for t in tags]
+        cached = self.cache.get(seat)
+        if cached is None or cached[0] != masks:
+            rows = balance(masks, list(COUNTS), [[1.0] * KINDS for _ in tags])
+            cached = (masks, dict(zip(tags, rows)))
+            self.cache[seat] = cached
+        return cached[1]
+
+    def probabilities(self, seat: int, tag: int) -> list[float]:
+        """Kind probabilities of one piece from the mask alone: in proportion to what its owner
+        probably has left (the yardstick the sampled deployments are measured against)."""
+        left = self.left(seat)
+        kinds = kinds_of(self.mask[tag])
+        total = sum(left[k] for k in kinds)
+        out = [0.0] * KINDS
+        for k in kinds:
+            out[k] = left[k] / total
+        return out
+
+
+def balance(masks: list[int], counts: list[int], prior: list[list[float]]) -> list[list[float]]:
+    """Per piece a distribution over its kinds whose column sums approach the counts (iterative
+    proportional fitting from ``prior``): a smooth stand-in for the marginals of a uniform draw
+    among complete deployments. A kind in a mask keeps a positive share.
+
+    >>> [[round(x, 2) for x in row[:3]] for row in balance([0b011, 0b111, 0b111], [1, 1, 1], [[1.0] * 12] * 3)]
+    [[0.5, 0.5, 0.0], [0.25, 0.25, 0.5], [0.25, 0.25, 0.5]]
+    """
+    rows = [[prior[t][k] if m >> k & 1 else 0.0 for k in range(KINDS)] for t, m in enumerate(masks)]
+    for _ in range(BALANCE_ROUNDS):
+        for row in rows:
+            total = sum(row)
+            if total > 0:
+                for k in range(KINDS):
+                    row[k] /= total
+        for k in range(KINDS):
+            col = sum(row[k] for row in rows)
+            if col > 0:
+                f = counts[k] / col
+                for row in rows:
+                    row[k] *= f
+    for row in rows:
+        total = sum(row)
+        for k in range(KINDS):
+            row[k] = row[k] / total if total > 0 else 0.0
+    return rows
+
+
+class Deployments:
+    """A set of whole deployments of every hidden army, each consistent with everything seen.
+
+    Samples that an event contradicts are dropped and new ones drawn (:meth:`refresh`); the
+    kind probabilities of a piece are the samples' frequencies, mixed with a little of the mask
+    probabilities so that no kind still possible ever gets zero."""
+
+    def __init__(self, beliefs: Beliefs, rng: random.Random, count: int = 24) -> None:
+        self.beliefs: Beliefs = beliefs
+        self.rng: random.Random = rng
+        self.count: int = count
+        self.samples: list[list[int]] = []
+        self.drawn: int = 0
+
+    def consistent(self, sample: list[int], seats: list[int]) -> bool:
+        b = self.beliefs
+        for seat in seats:
+            for t in b.tags(seat):
+                if not b.mask[t] >> sample[t] & 1:
+                    return False
+        for ta, td, result in b.pairs:
+            if sample[ta] >= 0 and sample[td] >= 0 and combat(sample[ta], sample[td]) != result:
+                return False
+        return True
+
+    def refresh(self, pos: Position, tries: int = 4) -> None:
+        """Drop the samples events have ruled out and draw new ones up to :attr:`count`."""
+        seats = self.beliefs.armies(pos)
+        self.samples = [s for s in self.samples if self.consistent(s, seats)]
+        budget = self.count * tries
+        while len(self.samples) < self.count and budget > 0:
+            budget -= 1
+            got = self.draw(seats, budget > self.count)
+            if got is not None:
+                self.samples.append(got)
+
+    def draw(self, seats: list[int], with_pairs: bool = True) -> Optional[list[int]]:
+        """One deployment of ``seats``' armies (kind per starting point, -1 elsewhere), armies in
+        random order so a fight between two hidden armies constrains the one drawn second."""
+        b = self.beliefs
+        sample = [-1] * b.board.size
+        order = list(seats)
+        self.rng.shuffle(order)
+        for seat in order:
+            tags = b.tags(seat)
+            masks = [b.mask[t] & self._paired(sample, t) if with_pairs else b.mask[t] for t in tags]
+            got = sample_army(masks, list(COUNTS), self.weights(tags), self.rng)
+            if got is None:
+                return None
+            for t, k in zip(tags, got):
+                sample[t] = k
+        self.drawn += 1
+        return sample
+
+    def _paired(self, sample: list[int], tag: int) -> int:
+        """Kinds ``tag`` may be given the kinds already drawn for the pieces it fought."""
+        allowed = ALL
+        for ta, td, result in self.beliefs.pairs:
+            if ta == tag and sample[td] >= 0:
+                allowed &= sum(1 << k for k in range(KINDS) if combat(k, sample[td]) == result)
+            elif td == tag and sample[ta] >= 0:
+                allowed &= sum(1 << k for k in range(KINDS) if combat(sample[ta], k) == result)
+        return allowed
+
+    def weights(self, tags: list[int]) -> list[list[float]]:
+        """The prior of each piece's kinds before the counts: flat."""
+        return [[1.0] * KINDS for _ in tags]
+
+    def probabilities(self, seat: int, tag: int) -> list[float]:
+        """Kind probabilities of one piece: the samples' frequencies mixed with the army's
+        balanced marginals (:func:`balance`), so no kind still possible gets zero."""
+        base = self.beliefs.marginals(seat)[tag]
+        if not self.samples:
+            return base
+        freq = [0.0] * KINDS
+        for s in self.samples:
+            freq[s[tag]] += 1.0
+        n = float(len(self.samples))
+        return [SAMPLED * freq[k] / n + (1.0 - SAMPLED) * base[k] for k in range(KINDS)]

@@ -131,12 +131,12 @@ class Engine:
             self.beliefs.before_move(pos, ev.frm, ev.to, ev.result)
             pos.apply(ev.frm, ev.to, ev.result)
             self.quiet = self.quiet + 1 if ev.result == MOVE else 0
-            self.beliefs.apply_counts(pos)
         elif ev.kind == "pass":
             self.quiet += 1
         elif ev.kind == "marshal":
             self.beliefs.marshal_died(pos, ev.seat, ev.frm)
-            self.beliefs.apply_counts(pos)
+        elif ev.kind == "flag":
+            self.beliefs.flag_taken(ev.seat)
         elif ev.kind == "out":
             self.alive[ev.seat] = False
             pos.remove(ev.seat)
@@ -146,6 +146,7 @@ class Engine:
         moves = self.pos.moves(self.seat)
         if not moves:
             return None
+        self.beliefs.settle(self.pos)
         if self.style == "random":
             return self.rng.choice(moves)
         best: list[tuple[int, int]] = []

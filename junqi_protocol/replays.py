@@ -1,0 +1,57 @@
+"""Following a recorded game from one seat's point of view, as that seat's engine saw it.
+
+The belief test and ``sanqi bench junqi`` both walk records this way: at every step they compare
+what a seat believed about each hidden piece with the kind the record says it was.
+"""
+
+import random
+from typing import Any, Iterator
+
+from junqi_protocol.beliefs import Beliefs, Deployments
+from junqi_protocol.board import Board
+from junqi_protocol.game import Rules, parse_event
+from junqi_protocol.players import Engine
+from junqi_protocol.rules import parse_lineup
+
+
+def true_kinds(board: Board, lines: list[dict[str, Any]]) -> list[int]:
+    """The kind that started on every point (-1 where nothing did)."""
+    kinds = [-1] * board.size
+    for obj in lines:
+        if obj["type"] == "lineup" and "lineup" in obj:
+            seat = board.letters.index(obj["seat"])
+            for slot, k in enumerate(parse_lineup(obj["lineup"])):
+                if k >= 0:
+                    kinds[seat * 30 + slot] = k
+    return kinds
+
+
+def follow(lines: list[dict[str, Any]], seat: int, joint: bool = True, samples: int = 0,
+           seed: int = 0) -> Iterator[tuple[Engine, Deployments]]:
+    """The engine of ``seat`` (and its sampled deployments) after the start and after every step."""
+    head = lines[0]
+    board = Board(head["variant"])
+    rules = Rules(head["variant"], head["rules"])
+    lineups = {obj["seat"]: obj["lineup"] for obj in lines if obj["type"] == "lineup" and "lineup" in obj}
+    engine = Engine("events", seed)
+    engine.new_game(board.variant, seat, rules)
+    engine.lineup(lineups[board.letters[seat]])
+    visible: dict[int, str] = {}
+    for s in range(board.seats):
+        shown = rules.info == "open" or (rules.info == "allies" and board.team(s) == board.team(seat))
+        if s != seat and shown and board.letters[s] in lineups:
+            visible[s] = lineups[board.letters[s]]
+    engine.begin(visible)
+    engine.beliefs = Beliefs(board, seat, joint)
+    engine.beliefs.start(engine.pos)
+    deployments = Deployments(engine.beliefs, random.Random(seed), samples)
+    for obj in lines:
+        if obj["type"] not in ("start", "step"):
+            continue
+        for text in obj["events"]:
+            if not text.startswith("gameover"):
+                engine.observe(parse_event(board, text))
+        engine.beliefs.settle(engine.pos)
+        if samples:
+            deployments.refresh(engine.pos)
+        yield engine, deployments

@@ -1,0 +1,98 @@
+"""Beliefs over hidden pieces: the true kind is never excluded and never given probability zero,
+at every step of recorded dark-information games, for every seat's view."""
+
+import random
+
+import pytest
+
+from conftest import DATA
+from junqi_protocol.beliefs import Beliefs, Deployments, feasible_masks, match, sample_army
+from junqi_protocol.board import Board
+from junqi_protocol.game import Position
+from junqi_protocol.record import read_games
+from junqi_protocol.replays import follow, true_kinds
+from junqi_protocol.rules import COUNTS, FLAG, MARSHAL, MINE, parse_lineup
+
+
+def records(name):
+    return read_games((DATA / "junqi" / name).read_text().splitlines())
+
+
+@pytest.mark.parametrize("name", ["dark-2p.jsonl", "dark-4p.jsonl"])
+def test_true_kind_always_possible_and_likely(name):
+    checked = 0
+    for lines in records(name):
+        board = Board(lines[0]["variant"])
+        truth = true_kinds(board, lines)
+        for seat in range(board.seats):
+            for engine, deployments in follow(lines, seat, samples=4, seed=seat):
+                pos = engine.pos
+                for p in range(board.size):
+                    t = pos.tag[p]
+                    if pos.owner[p] < 0 or not engine.beliefs.hidden[t]:
+                        continue
+                    assert engine.beliefs.mask[t] >> truth[t] & 1, (board.names[p], truth[t])
+                    assert deployments.probabilities(pos.owner[p], t)[truth[t]] > 0
+                    for sample in deployments.samples:
+                        assert engine.beliefs.mask[t] >> sample[t] & 1
+                    checked += 1
+            assert not engine.beliefs.contradictions
+    assert checked > 1000
+
+
+def test_matching_enforces_the_exact_counts():
+    # Three pieces that may be marshal or general, one army with one of each: no deployment.
+    assert match([0b11, 0b11, 0b11], [1, 1, 0] + [0] * 9) is None
+    # One piece may only be the marshal, so the other two cannot be.
+    assert feasible_masks([0b01, 0b11, 0b111], [1, 1, 1] + [0] * 9) == [0b01, 0b10, 0b100]
+
+
+def test_samples_are_whole_legal_armies():
+    board = Board("2p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    pos.place(1, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    deployments = Deployments(beliefs, random.Random(3), 10)
+    deployments.refresh(pos)
+    assert len(deployments.samples) == 10
+    tags = beliefs.tags(1)
+    for sample in deployments.samples:
+        kinds = [sample[t] for t in tags]
+        assert [kinds.count(k) for k in range(12)] == list(COUNTS)
+        assert all(board.hq[t] for t in tags if sample[t] == FLAG)
+        assert all(board.row[t] >= 4 for t in tags if sample[t] == MINE)
+
+
+def test_a_marshal_death_pins_the_dead_piece_and_the_flag():
+    board = Board("2p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    pos.place(1, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    frm, to = board.point("F0"), board.point("G0")  # N's piece attacks our 司令 and both die
+    beliefs.before_move(pos, frm, to, 3)
+    pos.apply(frm, to, 3)
+    beliefs.marshal_died(pos, 1, board.point("A1"))
+    beliefs.settle(pos)
+    assert beliefs.mask[frm] == 1 << MARSHAL
+    assert beliefs.mask[board.point("A1")] == 1 << FLAG
+    assert not beliefs.contradictions
+
+
+def test_a_contradiction_is_logged_and_recovered():
+    board = Board("2p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    pos.place(1, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    for name in ("A0", "A2", "A4"):  # three pieces claimed to be the flag
+        beliefs._restrict(board.point(name), 1 << FLAG)
+    beliefs.settle(pos)
+    assert beliefs.contradictions
+    tags = beliefs.tags(1)
+    assert feasible_masks([beliefs.mask[t] for t in tags], list(COUNTS)) is not None
+    assert sample_army([beliefs.mask[t] for t in tags], list(COUNTS), [[1.0] * 12] * 25, random.Random(1)) is not None
