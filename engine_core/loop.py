@@ -8,6 +8,7 @@ stdin is read by one daemon thread into a queue, so a protocol handler can serve
 import queue
 import sys
 import threading
+import traceback
 from typing import BinaryIO, Callable, Optional, TextIO
 
 
@@ -71,18 +72,46 @@ class Channel:
             pass
 
 
-class Worker:
-    """Runs one job at a time in a background thread (a search, a ponder)."""
+def answer(handle: Callable[[], None], refuse: Callable[[str], None], expected: tuple[type[Exception], ...] = ()) -> None:
+    """Run one command's handler so that nothing it raises ends the session.
 
-    def __init__(self) -> None:
+    An ``expected`` exception is the input's fault and ``refuse`` gets its text; any other is ours:
+    ``refuse`` gets its name and the traceback goes to stderr. A handler that validates into a new
+    object before it commits leaves the state as it was before the command either way.
+
+    >>> answer(lambda: int("\u00b2"), print)
+    internal error ValueError: invalid literal for int() with base 10: '\u00b2'
+    >>> answer(lambda: {}["x"], print, (KeyError,))
+    'x'
+    """
+    try:
+        handle()
+    except expected as exc:
+        refuse(str(exc))
+    except Exception as exc:
+        traceback.print_exc(file=sys.stderr)
+        refuse(f"internal error {type(exc).__name__}: {exc}"[:300])
+
+
+class Worker:
+    """Runs one job at a time in a background thread (a search, a ponder, a perft).
+
+    With ``on_error``, an exception that escapes a job is reported there (see :func:`answer`)
+    instead of ending the thread with a traceback only.
+    """
+
+    def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
         self._thread: Optional[threading.Thread] = None
+        self._on_error = on_error
 
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
     def start(self, job: Callable[[], None]) -> None:
         self.join()
-        self._thread = threading.Thread(target=job, name="search", daemon=True)
+        on_error = self._on_error
+        target = job if on_error is None else lambda: answer(job, on_error)
+        self._thread = threading.Thread(target=target, name="search", daemon=True)
         self._thread.start()
 
     def join(self, timeout: Optional[float] = None) -> None:

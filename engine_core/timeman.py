@@ -1,32 +1,51 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
-All figures are milliseconds. The hard limit always leaves ``overhead`` for the move to travel, so
-the engine never exceeds the time it was given.
+All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
+machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
+
+* every move leaves ``overhead`` for the move to travel;
+* a reserve of ``RESERVE_MOVES`` overheads is never planned with: only the clock above it is shared
+  out over the moves to come;
+* the increment is spent in full only while the reserve is intact; below it, a move gets a shrinking
+  part of the increment, so each move gives back more than it takes until the reserve refills.
 """
+
+from typing import Final
+
+HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
+RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with the usual 50 ms)
+HARD_SHARE: Final = 4  # the hard limit: this many soft limits, and at most 1/HARD_SHARE of the spare clock
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int) -> tuple[int, int]:
     """Soft and hard limits for one move.
 
-    >>> allot(10000, 100, 0, 10000, 50)
-    (323, 1615)
-    >>> allot(60000, 0, 1, 0, 50)
-    (47960, 47960)
+    >>> allot(6000, 100, 0, 6000, 50)  # the first move of 6 s + 0.1 s
+    (203, 812)
+    >>> allot(1200, 100, 0, 1200, 50)  # near the reserve: less than the increment comes back
+    (43, 100)
+    >>> allot(500, 100, 0, 500, 50)  # inside the reserve: a part of the increment only
+    (18, 25)
+    >>> allot(60000, 0, 1, 0, 50)  # the last move before the next time control
+    (47200, 47200)
     >>> allot(30, 0, 0, 0, 50)
     (1, 1)
     """
     budget = left - overhead
     if budget <= 1:
         return 1, 1
-    horizon = movestogo if 0 < movestogo < 40 else 40
-    soft = budget // horizon + (inc * 3 // 4 if budget > inc else 0)
+    reserve = overhead * RESERVE_MOVES
+    spare = max(0, left - reserve)
+    if movestogo == 1:
+        hard = max(1, min(spare * 8 // 10, budget))
+        return hard, hard
+    horizon = movestogo if 0 < movestogo < HORIZON else HORIZON
+    net_inc = max(0, inc - overhead)
+    if left < reserve:
+        net_inc = net_inc * left // reserve
+    soft = spare // horizon + net_inc * 3 // 4
     if opp_left > 0:
         # Ahead on the clock: think a little longer; behind: a little shorter.
-        ratio = min(max(left / opp_left, 0.75), 1.33)
-        soft = int(soft * ratio)
-    share = 8 if horizon == 1 else 5  # tenths of the remaining time one move may ever use
-    hard = min(budget * share // 10, max(soft * 5, 1))
-    if horizon == 1:
-        soft = hard
-    soft = max(1, min(soft, hard))
-    return soft, max(1, hard)
+        soft = soft * min(max(left * 100 // opp_left, 75), 133) // 100
+    hard = min(soft * HARD_SHARE, spare // HARD_SHARE + net_inc, budget)
+    return max(1, min(soft, hard)), max(1, hard)

@@ -31,8 +31,9 @@ def test_king_may_not_step_onto_an_open_file_facing_the_other_king() -> None:
 
 
 def test_horse_leg_and_elephant_eye_block() -> None:
-    pos = Position.from_fen("3k5/9/9/9/9/9/9/9/1N7/B3K4 w - - 0 1")
-    assert not any(m.startswith("a0") for m in names(pos))  # the eye b1 is taken by the horse
+    pos = Position.from_fen("3k5/9/9/9/9/9/9/9/1N7/2B1K4 w - - 0 1")
+    elephant = {m for m in names(pos) if m.startswith("c0")}
+    assert elephant == {"c0e2"}  # the eye b1 of c0a2 is taken by the horse
     pos = Position.from_fen("3k5/9/9/9/9/9/9/1p7/1N7/4K4 w - - 0 1")
     horse = {m for m in names(pos) if m.startswith("b1")}
     assert "b1a3" not in horse and "b1c3" not in horse and "b1d2" in horse

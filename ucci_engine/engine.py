@@ -6,6 +6,7 @@ in a worker thread so the adapters keep serving ``isready``, ``stop`` and ``pond
 
 import random
 import threading
+import time
 from typing import Callable, Optional
 
 from engine_core.loop import Worker
@@ -13,6 +14,7 @@ from engine_core.search import Limits, Line, Searcher
 from engine_core.timeman import allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.evaluate import STYLES
+from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
 from ucci_engine.tables import move_name, parse_move
 
@@ -56,17 +58,21 @@ DoneSink = Callable[[Optional[Result]], None]
 
 
 class Engine:
-    def __init__(self) -> None:
+    def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
+        """``on_error`` hears of an exception that ends a search or perft (the move is still handed over)."""
         self.tt = TransTable(16)
         self.searcher = Searcher(self.tt)
-        self.worker = Worker()
+        self.worker = Worker(on_error)
         self.style = "normal"
         self.noise = 0
         self.skill = 20
         self.multipv = 1
         self.overhead_ms = 50
         self.position = Position.from_fen(START_FEN)
+        self.game: tuple[str, list[str]] = (START_FEN, [])  # how ``position`` was last given
         self.banned: list[int] = []
+        self._halt = threading.Event()  # set to end a perft
+        self._counting = False  # a perft is running
         self._lock = threading.Lock()
         self._hold = False  # a pondering or infinite search keeps its move until released
         self._finished: Optional[list[Line]] = None
@@ -101,15 +107,23 @@ class Engine:
     # --- the game -------------------------------------------------------------------------
 
     def set_position(self, fen: str, moves: list[str]) -> Optional[str]:
-        """Set the game; on a bad FEN or move return the reason and keep the old position."""
-        try:
-            pos = Position.from_fen(fen, self.style)
-        except FenError as exc:
-            return f"bad FEN: {exc}"
-        for text in moves:
+        """Set the game; on a bad FEN or move return the reason and keep the old position.
+
+        A search under way keeps its own copy: the new position is for the next ``go``.
+        """
+        known_fen, known_moves = self.game
+        if fen == known_fen and moves[: len(known_moves)] == known_moves:
+            pos, todo = self.position.copy(), moves[len(known_moves) :]  # the game went on: play only the new moves
+        else:
+            try:
+                pos, todo = Position.from_fen(fen, self.style), moves
+            except FenError as exc:
+                return f"bad FEN: {exc}"
+        for text in todo:
             if not pos.push_name(text):
-                return f"illegal move {text!r} in position {pos.fen()}"
+                return f"illegal move {text[:10]!r} in position {pos.fen()}"
         self.position = pos
+        self.game = (fen, moves)
         self.banned = []
         return None
 
@@ -124,8 +138,33 @@ class Engine:
         self.banned = banned
         return None
 
-    def perft(self, depth: int) -> int:
-        return self.position.copy().perft(depth)
+    def perft(self, depth: int, send: Callable[[str], None]) -> None:
+        """Count the moves ``depth`` plies deep in the background, as ``go perft`` prints them."""
+        self.stop_and_wait()
+        pos = self.position.copy()
+        halt = threading.Event()
+
+        def job() -> None:
+            try:
+                divide(pos, depth, halt, send)
+            finally:
+                with self._lock:
+                    self._counting = False
+
+        with self._lock:
+            self._halt = halt
+            self._counting = True
+        self._launch(job)
+
+    def _launch(self, job: Callable[[], None]) -> None:
+        """Start ``job`` in the worker; if no thread can be started, the engine is idle again."""
+        try:
+            self.worker.start(job)
+        except RuntimeError:
+            with self._lock:
+                self._emitted = True
+                self._counting = False
+            raise
 
     def static_eval(self) -> int:
         return self.position.evaluate()
@@ -148,9 +187,9 @@ class Engine:
     # --- thinking ---------------------------------------------------------------------------
 
     def busy(self) -> bool:
-        """Thinking, from ``go`` until the move is handed over (the thread may linger a moment after)."""
+        """Thinking, from ``go`` until the move is handed over (the thread may linger a moment after), or counting a perft."""
         with self._lock:
-            return not self._emitted
+            return not self._emitted or self._counting
 
     def limits_for(self, go: GoRequest) -> Limits:
         lim = Limits()
@@ -174,9 +213,11 @@ class Engine:
 
     def go(self, go: GoRequest, info: InfoSink, done: DoneSink) -> None:
         """Start thinking; ``done`` gets the result once the search ends and is released."""
+        asked = time.perf_counter()  # the GUI's clock runs from here, not from the search's start
         self.stop_and_wait()
         limits = self.limits_for(go)
         pos = self.position.copy()
+        spare = pos.copy()  # for a move to play should the search itself fail
         pos.noise = max(self.noise, (20 - self.skill) * 6)
         pos.salt = self._rng.getrandbits(62)
         with self._lock:
@@ -190,13 +231,19 @@ class Engine:
             info(depth, seldepth, index, score, nodes, ms, [move_name(m) for m in pv])
 
         def job() -> None:
-            lines = self.searcher.think(pos, limits, report)
-            with self._lock:
-                self._finished = lines
-                if not self._hold:
-                    self._emit()
+            lines: list[Line] = []
+            try:
+                lines = self.searcher.think(pos, shortened(limits, asked), report)
+            except Exception:
+                lines = [Line(m, 0, [m]) for m in spare.legal_moves() if m not in limits.banned][:1]
+                raise  # the worker reports it
+            finally:
+                with self._lock:
+                    self._finished = lines
+                    if not self._hold:
+                        self._emit()
 
-        self.worker.start(job)
+        self._launch(job)
 
     def _emit(self) -> None:
         """Hand the result to the protocol once (called with the lock held)."""
@@ -214,8 +261,11 @@ class Engine:
         self._done(Result(top.move, ponder, top.score, draw, resign))
 
     def stop(self) -> bool:
-        """Stop thinking and release the move; False when there was nothing to stop."""
+        """Stop thinking and release the move, or end a perft; False when there was nothing to stop."""
         with self._lock:
+            if self._counting:
+                self._halt.set()
+                return True
             if self._emitted:
                 return False
             self.searcher.stop()
@@ -236,6 +286,15 @@ class Engine:
     def stop_and_wait(self) -> None:
         self.stop()
         self.worker.join()
+
+
+def shortened(limits: Limits, since: float) -> Limits:
+    """``limits`` less the time that went by since ``since`` (the search's clock starts later than the GUI's)."""
+    if limits.hard_ms and not limits.ponder:
+        late = int((time.perf_counter() - since) * 1000)
+        limits.hard_ms = max(1, limits.hard_ms - late)
+        limits.soft_ms = max(1, min(limits.soft_ms - late, limits.hard_ms))
+    return limits
 
 
 def bound_name(bound: int) -> str:

@@ -16,8 +16,8 @@ from engine_core.game import MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import TEMPO, piece_values
 from ucci_engine.movegen import attacked, defended, generate
 from ucci_engine.tables import (
-    BLACK, BLACK_SIDE, CANNON, FILES, KING, KING_STEPS, KNIGHT, MOVE_LIMIT, PAWN, PIECE_LETTERS, RANKS, RED_SIDE, RELATED, ROOK,
-    SQUARES, home_side, move_name, parse_move, rank_of, square,
+    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
+    RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
 )
 
 START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -37,6 +37,75 @@ _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 
 class FenError(ValueError):
     pass
+
+
+def parse_board(text: str) -> list[int]:
+    """The board of a FEN's first field; FenError when it does not describe 10 ranks of 9 files.
+
+    >>> parse_board("9/9/9/9/9/9/9/9/9/4K4")[4]
+    1
+    """
+    rows = text.split("/")
+    if len(rows) != RANKS:
+        raise FenError(f"FEN needs 10 ranks, got {len(rows)}")
+    board = [0] * SQUARES
+    for i, row in enumerate(rows):
+        rank, file = RANKS - 1 - i, 0
+        for ch in row:
+            if ch in "123456789":
+                file += ord(ch) - ord("0")
+            elif ch.upper() in _LETTER_CODES:
+                if file >= FILES:
+                    raise FenError(f"rank {rank} of the FEN is longer than 9 files")
+                board[square(file, rank)] = _LETTER_CODES[ch.upper()] | (0 if ch.isupper() else BLACK)
+                file += 1
+            else:
+                raise FenError(f"unknown piece letter {ch!r}")
+        if file != FILES:
+            raise FenError(f"rank {rank} of the FEN has {file} files, not 9")
+    return board
+
+
+def impossible(board: list[int]) -> str:
+    """Why no game from the start position reaches ``board`` ('' if one might).
+
+    >>> impossible(parse_board("4k4/9/9/9/B8/9/9/9/9/3K5"))
+    'a red elephant cannot stand on a5'
+    """
+    for side in (RED_SIDE, BLACK_SIDE):
+        name = ("red", "black")[side]
+        codes = [board[sq] for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == side]
+        for kind in range(KING, PAWN + 1):
+            count = codes.count(kind | (side << 3))
+            if count > MOST[kind]:
+                return f"{name} has {count} {KIND_NAMES[kind]}s; a side has {MOST[kind]} at most"
+            if kind == KING and count == 0:
+                return f"{name} has no king"
+        home_pawn_files: list[int] = []
+        for sq in range(SQUARES):
+            code = board[sq]
+            if code and code >> 3 == side:
+                if not PLACES[code][sq]:
+                    return f"a {name} {KIND_NAMES[code & 7]} cannot stand on {square_name(sq)}"
+                if code & 7 == PAWN and home_side(rank_of(sq)) == side:
+                    if file_of(sq) in home_pawn_files:
+                        return f"two {name} pawns on file {square_name(sq)[0]} before the river (pawns cannot step sideways there)"
+                    home_pawn_files.append(file_of(sq))
+    return ""
+
+
+def counter(fields: list[str], index: int, default: int) -> int:
+    """A FEN counter field as a number: ``default`` when absent or not a plain decimal number.
+
+    >>> counter(["9", "w", "-", "-", "12"], 4, 0), counter(["9", "w", "-", "-", "\u00b2"], 4, 0)
+    (12, 0)
+    """
+    if len(fields) <= index:
+        return default
+    text = fields[index]
+    if not text or len(text) > 9 or any(ch not in "0123456789" for ch in text):
+        return default
+    return int(text)
 
 
 class Position(SearchPosition):
@@ -68,50 +137,25 @@ class Position(SearchPosition):
         return pos
 
     def set_fen(self, fen: str) -> None:
-        """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed."""
+        """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed or impossible."""
         fields = fen.split()
         if not fields:
             raise FenError("empty FEN")
-        rows = fields[0].split("/")
-        if len(rows) != RANKS:
-            raise FenError(f"FEN needs 10 ranks, got {len(rows)}")
-        board = [0] * SQUARES
-        for i, row in enumerate(rows):
-            rank, file = RANKS - 1 - i, 0
-            for ch in row:
-                if ch.isdigit():
-                    file += int(ch)
-                elif ch.upper() in _LETTER_CODES:
-                    if file >= FILES:
-                        raise FenError(f"rank {rank} of the FEN is longer than 9 files")
-                    board[square(file, rank)] = _LETTER_CODES[ch.upper()] | (0 if ch.isupper() else BLACK)
-                    file += 1
-                else:
-                    raise FenError(f"unknown piece letter {ch!r}")
-            if file != FILES:
-                raise FenError(f"rank {rank} of the FEN has {file} files, not 9")
+        board = parse_board(fields[0])
         side_field = fields[1].lower() if len(fields) > 1 else "w"
         if side_field not in ("w", "r", "b"):
             raise FenError(f"side to move must be w, r or b, not {fields[1]!r}")
-        kings = [[sq for sq in range(SQUARES) if board[sq] == KING | (BLACK * s)] for s in (0, 1)]
-        if len(kings[0]) != 1 or len(kings[1]) != 1:
-            raise FenError("each side needs exactly one king")
-        for s in (0, 1):
-            if not KING_STEPS[kings[s][0]] or home_side(rank_of(kings[s][0])) != s:
-                raise FenError("a king stands outside its palace")
-        for sq in range(SQUARES):
-            kind = board[sq] & 7
-            if kind == PAWN and home_side(rank_of(sq)) == board[sq] >> 3 and rank_of(sq) in ((0, 1, 2), (7, 8, 9))[board[sq] >> 3]:
-                raise FenError(f"a pawn cannot stand behind its own starting rank ({move_name(sq << 7)[:2]})")
+        problem = impossible(board)
+        if problem:
+            raise FenError(problem)
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
         self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
-        self.kings = [kings[0][0], kings[1][0]]
-        self.fullmove = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
-        quiet = int(fields[4]) if len(fields) > 4 and fields[4].isdigit() else 0
+        self.kings = [board.index(KING), board.index(KING | BLACK)]
+        self.fullmove = max(1, counter(fields, 5, 1))
         self.rehash()
         self.keys = [self.hash]
-        self.quiet = [min(quiet, DRAW_PLIES)]
+        self.quiet = [min(counter(fields, 4, 0), DRAW_PLIES)]
         self.checks = [attacked(board, self.kings[self.side], self.side ^ 1)]
         self.undo = []
         if attacked(board, self.kings[self.side ^ 1], self.side):
@@ -238,15 +282,12 @@ class Position(SearchPosition):
                 out.append(m)
         return out
 
-    def is_legal(self, move: int) -> bool:
-        return move in self.legal_moves()
-
     def push_name(self, text: str) -> bool:
         """Play a move given as ``h2e2`` if it is legal; returns whether it was."""
         move = parse_move(text)
-        if move < 0 or not self.is_legal(move):
+        # One generation and one make: a GUI resends the whole game before every move.
+        if move < 0 or move not in self.moves() or not self.make(move):
             return False
-        self.make(move)
         if self.side == RED_SIDE:
             self.fullmove += 1
         return True

@@ -10,10 +10,11 @@ from typing import Callable, Optional
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
-from engine_core.loop import Channel
+from engine_core.loop import Channel, answer
 from engine_core.search import MAX_PLY
 from ucci_engine.engine import RANDOMNESS, Engine, GoRequest, Result, bound_name
 from ucci_engine.evaluate import STYLES
+from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
 from ucci_engine.tables import move_name, parse_move
 
@@ -26,14 +27,28 @@ class BadInput(ValueError):
 
 
 def number(text: str, what: str, low: float, high: float) -> float:
-    """Parse a number and clamp it to [low, high]; BadInput if it is not one."""
+    """Parse a number and clamp it to [low, high]; BadInput if it is not one.
+
+    >>> number("1e99", "depth", 1, 128), number("-5", "time", 0, 1e10)
+    (128, 0)
+    >>> try:
+    ...     number("\u00b2", "oppincrement", 0, 1e9)
+    ... except BadInput as exc:
+    ...     print(exc)
+    oppincrement needs a number, not '²'
+    """
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else float("nan")
     except ValueError:
-        raise BadInput(f"{what} needs a number, not {text!r}") from None
+        value = float("nan")
     if value != value:
-        raise BadInput(f"{what} needs a number, not {text!r}")
+        raise BadInput(f"{what} needs a number, not {text[:20]!r}")
     return min(max(value, low), high)
+
+
+def numbers(values: dict[str, str], ranges: dict[str, tuple[float, float]]) -> dict[str, float]:
+    """Every numeric ``go`` argument parsed and clamped, used or not, so none slips through unchecked."""
+    return {key: number(text, key, *ranges[key]) for key, text in values.items() if key in ranges}
 
 
 def name_value(words: list[str]) -> tuple[str, str]:
@@ -44,12 +59,12 @@ def name_value(words: list[str]) -> tuple[str, str]:
 
 def split_position(words: list[str]) -> tuple[str, list[str]]:
     """``startpos|fen F… [moves m…]`` → (FEN, moves)."""
-    if not words:
-        raise BadInput("position needs startpos or fen")
     moves: list[str] = []
     if "moves" in words:
         cut = words.index("moves")
         words, moves = words[:cut], words[cut + 1 :]
+    if not words:
+        raise BadInput("position needs startpos or fen <FEN> before moves")
     if words[0] == "startpos":
         if len(words) > 1:
             raise BadInput(f"unexpected {' '.join(words[1:])!r} after startpos")
@@ -65,7 +80,7 @@ class Dialect:
     NAME = ""
 
     def __init__(self) -> None:
-        self.engine = Engine()
+        self.engine = Engine(on_error=self.error)
         self.chan = Channel()
         self.running = True
         self.commands: dict[str, Callable[[list[str]], None]] = {
@@ -96,10 +111,7 @@ class Dialect:
             if self.engine.busy() and words[0] not in self.allowed_while_thinking():
                 self.error(f"{words[0]} is not allowed while thinking; send stop first")
                 continue
-            try:
-                handler(words[1:])
-            except BadInput as exc:
-                self.error(str(exc))
+            answer(lambda: handler(words[1:]), self.error, (BadInput,))
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
         raise NotImplementedError
@@ -126,8 +138,10 @@ class Dialect:
             self.chan.send(line)
 
     def cmd_stop(self, args: list[str]) -> None:
+        # Wait for the search to hand its move over, so a go right behind the stop is not refused.
         if not self.engine.stop():
             self.when_idle_stop()
+        self.engine.worker.join()
 
     def when_idle_stop(self) -> None:
         return None
@@ -136,9 +150,8 @@ class Dialect:
         self.engine.ponderhit(bool(args) and args[0] == "draw")
 
     def cmd_go(self, args: list[str]) -> None:
-        if args and args[0] == "perft":
-            depth = int(number(args[1], "perft", 0, 8)) if len(args) > 1 else 1
-            self.engine.worker.start(lambda: self.perft(depth))
+        if args[:1] == ["perft"]:
+            self.cmd_perft(args[1:])
             return
         go = self.parse_go(args)
         if go.static_only:
@@ -147,17 +160,12 @@ class Dialect:
             return
         self.engine.go(go, self.info, self.done)
 
-    def perft(self, depth: int) -> None:
-        pos = self.engine.position.copy()
-        total = 0
-        for m in pos.legal_moves():
-            pos.make(m)
-            count = pos.perft(depth - 1) if depth > 0 else 1
-            pos.unmake()
-            total += count
-            self.chan.send(f"{move_name(m)}: {count}")
-        self.chan.send("")
-        self.chan.send(f"Nodes searched: {total if depth > 0 else 1}")
+    def cmd_perft(self, args: list[str]) -> None:
+        asked = number(args[0], "perft", -1e9, 1e9) if args else 1.0
+        depth = int(min(max(asked, 1), MOST_PLIES))
+        if depth != asked:
+            self.chan.send(f"info string perft {args[0][:20]} taken as perft {depth} (1 to {MOST_PLIES})")
+        self.engine.perft(depth, self.chan.send)
 
     def parse_go(self, args: list[str]) -> GoRequest:
         raise NotImplementedError
@@ -321,24 +329,23 @@ class UcciProtocol(Dialect):
 
     def parse_go(self, args: list[str]) -> GoRequest:
         go = GoRequest()
-        keys = {k: 1 for k in ("depth", "nodes", "time", "movestogo", "increment", "opptime", "oppmovestogo", "oppincrement")}
-        values, flags, _ = _parse_keywords(args, keys, ("ponder", "draw"))
+        values, flags, _ = _parse_keywords(args, dict.fromkeys(UCCI_GO_RANGES, 1), ("ponder", "draw", "infinite"))
         go.ponder = "ponder" in flags
         go.draw_offered = "draw" in flags
+        go.infinite = "infinite" in flags or values.get("depth") == "infinite"  # ElephantEye takes both
+        if go.infinite:
+            values.pop("depth", None)
+        got = numbers(values, UCCI_GO_RANGES)
         scale = 1.0 if self.millis else 1000.0
-        if "depth" in values:
-            if values["depth"] == "infinite":
-                go.infinite = True
-            else:
-                go.depth = int(number(values["depth"], "depth", 0, MAX_PLY))
-                go.static_only = go.depth == 0
-        if "nodes" in values:
-            go.nodes = max(1, int(number(values["nodes"], "nodes", 1, 1e15)))
-        if "time" in values:
-            go.time_left = int(number(values["time"], "time", 0, 1e10) * scale)
-            go.increment = int(number(values.get("increment", "0"), "increment", 0, 1e9) * scale)
-            go.movestogo = int(number(values.get("movestogo", "0"), "movestogo", 0, 1000))
-            go.opp_time = int(number(values.get("opptime", "0"), "opptime", 0, 1e10) * scale)
+        if "depth" in got:
+            go.depth = int(got["depth"])
+            go.static_only = go.depth == 0
+        go.nodes = int(got.get("nodes", 0))
+        if "time" in got:
+            go.time_left = int(got["time"] * scale)
+            go.increment = int(got.get("increment", 0) * scale)
+            go.movestogo = int(got.get("movestogo", 0))
+            go.opp_time = int(got.get("opptime", 0) * scale)
         if not values and not go.infinite:
             go.infinite = True  # bare ``go``: think until stop
         return go
@@ -359,6 +366,19 @@ class UcciProtocol(Dialect):
         elif result.resign:
             text += " resign"
         self.chan.send(text)
+
+
+# Every number UCCI's ``go`` takes, with the range it is clamped to (times in seconds or milliseconds).
+UCCI_GO_RANGES: dict[str, tuple[float, float]] = {
+    "depth": (0, MAX_PLY),
+    "nodes": (1, 1e15),
+    "time": (0, 1e10),
+    "movestogo": (0, 1000),
+    "increment": (0, 1e9),
+    "opptime": (0, 1e10),
+    "oppmovestogo": (0, 1000),
+    "oppincrement": (0, 1e9),
+}
 
 
 def ucci_score(score: int) -> str:
@@ -393,8 +413,9 @@ class UciProtocol(Dialect):
         )
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
-        # Like Stockfish: a new position or go while thinking ends the old search (its bestmove is sent).
-        return ("isready", "stop", "ponderhit", "quit", "d", "position", "debug", "go")
+        # As in Stockfish, a position sent while thinking leaves the running search alone and is the
+        # one the next go searches. A go while thinking is refused: each go gets exactly one bestmove.
+        return ("isready", "stop", "ponderhit", "quit", "d", "position", "debug")
 
     def cmd_uci(self, args: list[str]) -> None:
         send = self.chan.send
@@ -437,27 +458,22 @@ class UciProtocol(Dialect):
 
     def parse_go(self, args: list[str]) -> GoRequest:
         go = GoRequest()
-        keys = {k: 1 for k in ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate")}
+        keys = dict.fromkeys(UCI_GO_RANGES, 1)
         keys["searchmoves"] = 0
         values, flags, moves = _parse_keywords(args, keys, ("infinite", "ponder"))
         go.infinite = "infinite" in flags
         go.ponder = "ponder" in flags
-        if "depth" in values:
-            go.depth = max(1, int(number(values["depth"], "depth", 1, MAX_PLY)))
-        if "mate" in values:
-            go.depth = max(go.depth, int(number(values["mate"], "mate", 1, MAX_PLY // 2)) * 2)
-        if "nodes" in values:
-            go.nodes = int(number(values["nodes"], "nodes", 1, 1e15))
-        if "movetime" in values:
-            go.movetime = int(number(values["movetime"], "movetime", 1, 1e10))
+        got = numbers(values, UCI_GO_RANGES)
+        go.depth = max(int(got.get("depth", 0)), int(got.get("mate", 0)) * 2)
+        go.nodes = int(got.get("nodes", 0))
+        go.movetime = int(got.get("movetime", 0))
         red = self.engine.position.side == 0
-        mine, theirs = ("wtime", "btime") if red else ("btime", "wtime")
-        if mine in values:
-            go.time_left = int(number(values[mine], mine, -1e10, 1e10))
-            go.time_left = max(go.time_left, 0)
-            go.increment = int(number(values.get("winc" if red else "binc", "0"), "increment", 0, 1e9))
-            go.movestogo = int(number(values.get("movestogo", "0"), "movestogo", 0, 1000))
-            go.opp_time = max(0, int(number(values.get(theirs, "0"), theirs, -1e10, 1e10)))
+        mine, theirs, inc = ("wtime", "btime", "winc") if red else ("btime", "wtime", "binc")
+        if mine in got:
+            go.time_left = int(got[mine])
+            go.increment = int(got.get(inc, 0))
+            go.movestogo = int(got.get("movestogo", 0))
+            go.opp_time = int(got.get(theirs, 0))
         legal = self.engine.position.legal_moves()
         for text in moves:
             m = parse_move(text)
@@ -483,6 +499,20 @@ class UciProtocol(Dialect):
         if result.ponder:
             text += f" ponder {move_name(result.ponder)}"
         self.chan.send(text)
+
+
+# Every number UCI's ``go`` takes, with the range it is clamped to (times in milliseconds).
+UCI_GO_RANGES: dict[str, tuple[float, float]] = {
+    "wtime": (0, 1e10),
+    "btime": (0, 1e10),
+    "winc": (0, 1e9),
+    "binc": (0, 1e9),
+    "movestogo": (0, 1000),
+    "depth": (1, MAX_PLY),
+    "nodes": (1, 1e15),
+    "movetime": (1, 1e10),
+    "mate": (1, MAX_PLY // 2),
+}
 
 
 def uci_score(score: int) -> str:

@@ -17,6 +17,7 @@ BLACK: Final = 8  # added to a red piece code; a piece's side is ``code >> 3``
 RED_SIDE: Final = 0
 BLACK_SIDE: Final = 1
 PIECE_LETTERS: Final = " KABNRCP"
+KIND_NAMES: Final = ["", "king", "advisor", "elephant", "horse", "rook", "cannon", "pawn"]
 
 FILES: Final = 9
 RANKS: Final = 10
@@ -122,6 +123,40 @@ PAWN_STEPS: Final[list[list[list[int]]]] = [_pawn_steps(RED_SIDE), _pawn_steps(B
 PAWN_ATTACKERS: Final[list[list[list[int]]]] = [
     [[f for f in range(SQUARES) if sq in PAWN_STEPS[side][f]] for sq in range(SQUARES)] for side in (RED_SIDE, BLACK_SIDE)
 ]
+
+
+def _reachable(starts: list[int], steps: list[list[int]]) -> list[bool]:
+    """Squares a piece starting on one of ``starts`` can ever stand on, moving by ``steps``."""
+    seen = [False] * SQUARES
+    todo = starts[:]
+    while todo:
+        sq = todo.pop()
+        if not seen[sq]:
+            seen[sq] = True
+            todo += steps[sq]
+    return seen
+
+
+def _places() -> list[list[bool]]:
+    """PLACES[code][sq]: can the piece ``code`` ever stand on ``sq`` in a game from the start position?"""
+    elephant = [[to for to, _ in BISHOP_STEPS[sq]] for sq in range(SQUARES)]
+    red_homes: dict[int, tuple[list[int], list[list[int]]]] = {
+        KING: ([4], KING_STEPS),
+        ADVISOR: ([3, 5], ADVISOR_STEPS),
+        BISHOP: ([2, 6], elephant),
+        PAWN: ([27, 29, 31, 33, 35], PAWN_STEPS[RED_SIDE]),
+    }
+    table = [[True] * SQUARES for _ in range(16)]
+    for kind, (starts, steps) in red_homes.items():
+        table[kind] = _reachable(starts, steps)
+        black_steps = PAWN_STEPS[BLACK_SIDE] if kind == PAWN else steps
+        table[kind | BLACK] = _reachable([square(file_of(sq), RANKS - 1 - rank_of(sq)) for sq in starts], black_steps)
+    return table
+
+
+PLACES: Final[list[list[bool]]] = _places()
+# MOST[kind]: how many pieces of a kind one side starts with, and so can ever have.
+MOST: Final = [0, 1, 2, 2, 2, 2, 2, 5]
 
 
 def _rays() -> list[list[list[int]]]:
