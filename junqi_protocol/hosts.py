@@ -179,7 +179,7 @@ class PipeAgent(Agent):
         if self.unsynced:
             if line.startswith(self.sync_line):
                 self.unsynced -= 1
-                if self.sync_line != self.sync_request:
+                if not self.sync_request:  # no acknowledgement: the sync line is the late answer itself
                     self.dropped.append(line[:200])
             else:
                 self.dropped.append(line[:200])

@@ -6,9 +6,11 @@ One object per line, each with ``type`` and ``game`` (the game's number in the r
 * ``lineup``: ``seat`` and its 25 letters, or ``error`` when the engine gave none that is legal;
 * ``start``: ``events`` broadcast before the first move (players out for want of a lineup or a move);
 * ``step``: one turn or referee action: ``seat``, ``action`` (``move``, ``pass``, ``timeout`` or ``out``),
-  ``move`` (FROM-TO), ``reply`` and ``error`` for a rejected line, ``ms`` spent, and ``events``: the
-  broadcast lines of our protocol it caused;
-* ``end``: ``result`` (winning team, or ``draw``), ``reason``, ``plies``.
+  ``move`` (FROM-TO), ``reply`` and ``error`` for a rejected line, ``ms`` spent, ``dropped`` (lines the
+  engine sent that answered no current request, such as a move that came after its time), and
+  ``events``: the broadcast lines of our protocol it caused;
+* ``end``: ``result`` (winning team, ``draw``, or ``none`` when the game was not finished), ``reason``
+  (``aborted by SIGINT``/``aborted by SIGTERM`` when the referee was stopped), ``plies``.
 """
 
 import json
@@ -54,6 +56,7 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
     ends = [obj for obj in lines if obj["type"] == "end"]
     starts = [obj for obj in lines if obj["type"] == "start"]
     lineups = {obj["seat"]: obj for obj in lines if obj["type"] == "lineup"}
+    unfinished = bool(ends) and (ends[-1]["reason"].startswith("aborted") or ends[-1]["reason"] == "referee-error")
     rejected: list[int] = []
     for seat in range(board.seats):
         entry = lineups.get(board.letters[seat])
@@ -61,6 +64,8 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
             rejected.append(seat)
         else:
             game.place(seat, parse_lineup(entry["lineup"]))
+    if unfinished and not starts:
+        return game, problems  # stopped before play began
     events = []
     for seat in rejected:
         events += [e.text(board) for e in game.eliminate(seat, "lineup")]
@@ -96,7 +101,7 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
         result = "draw" if game.winner < 0 else "".join(board.letters[s] for s in range(board.seats) if board.team(s) == game.winner)
         if end["result"] != result or end["reason"] != game.reason:
             problems.append(f"record ends {end['result']} {end['reason']}, the rules end {result} {game.reason}")
-    elif ends[-1]["reason"] not in ("aborted", "referee-error"):
+    elif not unfinished:
         problems.append(f"record ends {ends[-1]['result']} but the replayed game is not over")
     return game, problems
 
