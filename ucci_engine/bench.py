@@ -4,13 +4,15 @@ With ``--peer`` the same positions are searched by a UCCI peer (Fairy-Stockfish)
 so the figures can be reported as a ratio on this shared, noisy machine.
 """
 
-import argparse
+import shlex
 import subprocess
 import time
 from typing import Optional
 
-from engine_core.search import Limits, Searcher
+from engine_core.args import ArgParser, int_between, program
+from engine_core.search import MAX_PLY, Limits, Searcher
 from engine_core.tt import TransTable
+from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import move_name
 
@@ -42,8 +44,8 @@ def run_ours(depth: int) -> tuple[int, float]:
 
 
 class Peer:
-    def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def __init__(self, command: str) -> None:
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.say("ucci")
         self.until("ucciok")
 
@@ -87,11 +89,12 @@ class Peer:
 
 
 def run(args: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="sanqi bench xiangqi")
-    parser.add_argument("--depth", type=int, default=6)
-    parser.add_argument("--perft", type=int, default=0, help="also time perft N of the start position (and N-1 of the other four perft positions)")
-    parser.add_argument("--peer", default="", help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish")
-    parser.add_argument("--peer-depth", type=int, default=12)
+    parser = ArgParser(prog="sanqi bench xiangqi", description="Fixed-depth searches of eight positions; nodes per second, and perft.")
+    parser.add_argument("--depth", type=int_between(1, MAX_PLY), default=6, help="search depth of each position")
+    parser.add_argument("--perft", type=int_between(0, MOST_PLIES), default=0,
+                        help="also time perft N of the start position (and N-1 of four others); 0: no perft")
+    parser.add_argument("--peer", type=program, default=None, help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish (default: none)")
+    parser.add_argument("--peer-depth", type=int_between(1, MAX_PLY), default=12, help="the peer's search depth")
     opts = parser.parse_args(args or [])
     from engine_core.cli import version_line
 

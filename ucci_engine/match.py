@@ -7,6 +7,7 @@ over time, or adjudication as a draw after ``--max-plies``.
 """
 
 import argparse
+import os
 import shlex
 import shutil
 import subprocess
@@ -17,7 +18,8 @@ import queue
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from ucci_engine.position import START_FEN, Position
+from engine_core.args import ArgParser, int_between, positive_int, program, readable_file
+from ucci_engine.position import START_FEN, FenError, Position
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 
@@ -132,31 +134,84 @@ def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max
         clocks[side] += inc_ms
 
 
+def read_openings(path: str) -> list[str]:
+    """The FENs of an openings file: one a line, blank lines and '#' comments skipped."""
+    with open(path) as f:
+        fens = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    for fen in fens:
+        Position.from_fen(fen)  # a bad line fails here, before any engine starts
+    return fens
+
+
 def sanqi_command() -> list[str]:
-    found = shutil.which("sanqi")
+    """The sanqi of this environment (a venv need not be on PATH), else the one on PATH, else this module's."""
+    beside = os.path.join(os.path.dirname(sys.executable), "sanqi")
+    found = beside if os.path.isfile(beside) else shutil.which("sanqi")
     return [found] if found else [sys.executable, "-m", "engine_core"]
 
 
+def time_control(text: str) -> tuple[int, int]:
+    """An argparse type: ``BASE+INC`` in seconds as (base ms, increment ms).
+
+    >>> time_control("6+0.1"), time_control("30")
+    ((6000, 100), (30000, 0))
+    """
+    base, _, inc = text.partition("+")
+    try:
+        base_ms, inc_ms = round(float(base) * 1000), round(float(inc or 0) * 1000)
+    except (ValueError, OverflowError):
+        base_ms, inc_ms = 0, -1
+    if not 0 < base_ms < 10**9 or not 0 <= inc_ms < 10**8:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time control like 10+0.1 (base seconds above 0, + increment seconds)")
+    return base_ms, inc_ms
+
+
+def engine_option(text: str) -> tuple[str, str]:
+    """An argparse type: ``NAME=VALUE``, sent as ``setoption NAME VALUE``."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE (e.g. Skill_Level=0)")
+    return name.strip(), value.strip()
+
+
+def openings_file(path: str) -> list[str]:
+    """An argparse type: a readable file of legal starting FENs."""
+    try:
+        return read_openings(readable_file(path))
+    except FenError as exc:
+        raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc}") from None
+
+
+def parser() -> ArgParser:
+    p = ArgParser(prog="sanqi match", description=__doc__)
+    p.add_argument("--games", type=positive_int, default=20, help="games to play, colours alternating")
+    p.add_argument("--tc", type=time_control, default="10+0.1", metavar="BASE+INC", help="time control: base seconds + increment seconds per move")
+    p.add_argument("--peer", type=program, default=FAIRY_STOCKFISH, help="the opponent's command (a UCCI engine)")
+    p.add_argument("--peer-option", type=engine_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCCI option for the peer, e.g. Skill_Level=0; may be repeated (default: none)")
+    p.add_argument("--engine", type=program, default=None, help="our engine's command (default: the sanqi beside this one)")
+    p.add_argument("--concurrency", type=int_between(1, 64), default=1, help="games played at once")
+    p.add_argument("--max-plies", type=positive_int, default=300, help="plies after which a game is adjudicated a draw")
+    p.add_argument("--openings", type=openings_file, default=None, metavar="FILE",
+                   help="FENs to start from, one a line ('#' comments); games 2k and 2k+1 share one, colours swapped (default: the start position)")
+    return p
+
+
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="sanqi match", description="Play sanqi against a UCCI engine.")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--tc", default="10+0.1", help="base seconds + increment seconds (default 10+0.1)")
-    parser.add_argument("--peer", default=FAIRY_STOCKFISH, help="opponent command (UCCI)")
-    parser.add_argument("--peer-option", action="append", default=[], metavar="NAME=VALUE", help="e.g. Skill_Level=0")
-    parser.add_argument("--engine", default=None, help="our engine command (default: sanqi)")
-    parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--max-plies", type=int, default=300)
-    args = parser.parse_args(argv)
-    base, _, inc = args.tc.partition("+")
-    base_ms, inc_ms = int(float(base) * 1000), int(float(inc or 0) * 1000)
+    args = parser().parse_args(argv)
+    base_ms, inc_ms = args.tc
     ours = shlex.split(args.engine) if args.engine else sanqi_command()
-    peer_options = dict(opt.split("=", 1) for opt in args.peer_option)
+    peer_options = dict(args.peer_option)
+    starts = args.openings or [START_FEN]
 
     def one(game: int) -> tuple[float, str]:
         us, them = UcciPlayer(ours, {}), UcciPlayer(shlex.split(args.peer), peer_options)
         we_are_red = game % 2 == 0
+        start = starts[game // 2 % len(starts)]
         try:
-            result = play_game(us if we_are_red else them, them if we_are_red else us, base_ms, inc_ms, args.max_plies)
+            result = play_game(us if we_are_red else them, them if we_are_red else us, base_ms, inc_ms, args.max_plies, start)
         finally:
             us.close()
             them.close()
@@ -164,14 +219,23 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"game {game + 1}: sanqi {'red' if we_are_red else 'black'} scores {score} ({result.reason}, {len(result.moves)} plies)", flush=True)
         return score, result.reason
 
-    with ThreadPoolExecutor(max_workers=max(1, args.concurrency)) as pool:
+    with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         results = list(pool.map(one, range(args.games)))
     total = sum(score for score, _ in results)
     wins = sum(1 for score, _ in results if score == 1.0)
     losses = sum(1 for score, _ in results if score == 0.0)
-    print(f"sanqi vs {args.peer} {' '.join(args.peer_option)} at {args.tc}: +{wins} ={args.games - wins - losses} -{losses}, "
-          f"score {total}/{args.games} ({100 * total / max(1, args.games):.1f}%)")
-    forfeits = [reason for _, reason in results if "illegal" in reason or "over time" in reason or "no move" in reason]
+    tc = f"{base_ms / 1000:g}+{inc_ms / 1000:g}"
+    options = " ".join(f"{name}={value}" for name, value in args.peer_option)
+    print(f"sanqi vs {args.peer} {options} at {tc}: +{wins} ={args.games - wins - losses} -{losses}, "
+          f"score {total}/{args.games} ({100 * total / args.games:.1f}%)")
+    # A forfeit is always the loser's: score 0 means sanqi forfeited, 1 the peer.
+    forfeits = [("sanqi" if score == 0.0 else "peer", reason) for score, reason in results if is_forfeit(reason)]
+    on_time = [who for who, reason in forfeits if "over time" in reason]
+    print(f"time forfeits: sanqi {on_time.count('sanqi')}, peer {on_time.count('peer')}")
     if forfeits:
-        print("forfeits: " + "; ".join(forfeits))
+        print("forfeits: " + "; ".join(f"{who}: {reason}" for who, reason in forfeits))
     return 0
+
+
+def is_forfeit(reason: str) -> bool:
+    return any(word in reason for word in ("illegal", "over time", "no move"))
