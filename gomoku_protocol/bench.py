@@ -1,10 +1,9 @@
 """``sanqi bench gomoku``: forbidden-point scan time, VCF solve times and search speed.
 
-The positions come from the reference folder (``--reference`` or ``$SANQI_REFERENCE``, else the
-``shared/reference`` next to the working tree). Every figure is measured, none is assumed.
+The reference positions ship in ``gomoku_protocol/data/`` (``--reference DIR`` reads
+``DIR/gomoku/*.json`` instead). Every figure is measured, none is assumed.
 """
 
-import argparse
 import json
 import pathlib
 import statistics
@@ -13,7 +12,8 @@ from typing import Any, Optional
 
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from gomoku_protocol.match import reference_openings
+from engine_core.args import ArgParser, UsageError, guarded, positive_int
+from gomoku_protocol.data_files import DATA
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import parse_pos
 from gomoku_protocol.rules import BLACK, WHITE
@@ -24,11 +24,13 @@ RULES = {"renju": 4, "freestyle": 0, "standard": 1}
 SEARCH_POSITIONS = ["h8i9j8i8i7j6h9g10h10", "h8h9i8g8j9k10i10", "h8i9h9h10g8f7i7j6g9"]
 
 
-def _reference(arg: Optional[str]) -> Optional[pathlib.Path]:
-    if arg:
-        return pathlib.Path(arg)
-    openings = reference_openings()
-    return openings.parent.parent if openings is not None else None
+def _cases(folder: pathlib.Path, name: str) -> list[dict[str, Any]]:
+    path = folder / name
+    try:
+        cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot read the positions of {str(path)!r}: {exc}") from None
+    return cases
 
 
 def _setup(case: dict[str, Any], rule: int) -> Board:
@@ -41,8 +43,7 @@ def _setup(case: dict[str, Any], rule: int) -> Board:
     return b
 
 
-def bench_forbidden(ref: pathlib.Path, repeat: int) -> None:
-    cases = json.loads((ref / "gomoku" / "renju_forbidden.json").read_text())["cases"]
+def bench_forbidden(cases: list[dict[str, Any]], repeat: int) -> None:
     per_board: list[float] = []
     with_setup: list[float] = []
     for n, case in enumerate(cases):
@@ -67,8 +68,7 @@ def bench_forbidden(ref: pathlib.Path, repeat: int) -> None:
           f"with set-up mean {statistics.mean(with_setup):.2f} ms (reference checker: about 37 ms)")
 
 
-def bench_vcf(ref: pathlib.Path) -> None:
-    cases = json.loads((ref / "gomoku" / "renju_vcf.json").read_text())["cases"]
+def bench_vcf(cases: list[dict[str, Any]]) -> None:
     for n, case in enumerate(cases):
         b = _setup(case, RULES.get(case["rule"], 0))
         ts = ThreatSearch(b)
@@ -114,20 +114,27 @@ def bench_search(ms: int) -> None:
     print(f"board: {count / spent:.0f} make+unmake pairs/s (incremental patterns and threat sets)")
 
 
+def parser() -> ArgParser:
+    p = ArgParser(prog="sanqi bench gomoku", description=__doc__)
+    p.add_argument("--reference", help="a folder holding gomoku/renju_forbidden.json and gomoku/renju_vcf.json "
+                   "(default: the copies shipped with sanqi)")
+    p.add_argument("--repeat", type=positive_int, default=20, help="forbidden scans per board (the median is shown)")
+    p.add_argument("--ms", type=positive_int, default=2000, help="search time per position in milliseconds")
+    return p
+
+
 def run(args: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="sanqi bench gomoku", description=__doc__)
-    p.add_argument("--reference", help="the shared reference folder (holds gomoku/*.json)")
-    p.add_argument("--repeat", type=int, default=20, help="forbidden scans per board (the median is shown)")
-    p.add_argument("--ms", type=int, default=2000, help="search time per position")
-    opts = p.parse_args(args)
-    ref = _reference(opts.reference)
+    return guarded("sanqi bench gomoku", lambda: bench(parser().parse_args(args)))
+
+
+def bench(opts: Any) -> int:
+    folder = pathlib.Path(opts.reference) / "gomoku" if opts.reference else DATA
+    forbidden = _cases(folder, "renju_forbidden.json")
+    vcfs = _cases(folder, "renju_vcf.json")
     t = time.perf_counter()
     Board(15, 15, 4)
     print(f"start-up: empty renju board with its tables in {(time.perf_counter() - t) * 1000:.1f} ms")
-    if ref is None or not (ref / "gomoku" / "renju_forbidden.json").is_file():
-        print("reference folder not found: skipping the forbidden-point and VCF figures (use --reference)")
-    else:
-        bench_forbidden(ref, opts.repeat)
-        bench_vcf(ref)
+    bench_forbidden(forbidden, opts.repeat)
+    bench_vcf(vcfs)
     bench_search(opts.ms)
     return 0

@@ -20,6 +20,7 @@ from gomoku_protocol.threats import MEMO_LIMIT, ThreatSearch
 Say = Callable[[str], None]
 
 DEFAULT_HASH_MB = 32
+MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger only wastes memory
 PROCESS_BASE_MB = 40  # interpreter, tables and search stacks, measured at about 25 MB
 ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
 PAIR_DEFAULT = PAIR_LIMIT[0]
@@ -120,9 +121,16 @@ class Brain:
             self.threats.memo_limit = self.memo_limit
 
     def resize(self, megabytes: int) -> None:
+        megabytes = max(1, min(megabytes, MAX_HASH_MB))
         if megabytes != self.hash_mb:
             self.hash_mb = megabytes
             self.tt.resize(megabytes)
+
+    def renewed(self) -> "Brain":
+        """A brain with default tables and this one's settings (when these tables cannot be used)."""
+        fresh = Brain()
+        fresh.style, fresh.max_depth, fresh.max_nodes = self.style, self.max_depth, self.max_nodes
+        return fresh
 
     def clear(self) -> None:
         self.tt.clear()

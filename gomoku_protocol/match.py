@@ -6,29 +6,17 @@ defence, the seed's scorer) and nothing else.
 """
 
 import argparse
-import os
 import pathlib
 import time
-from typing import Optional
 
+from engine_core.args import ArgParser, UsageError, guarded, int_between, positive_int, readable_file
 from gomoku_protocol.brain import Brain, best_by_pattern
-from gomoku_protocol.position import STYLES, Board
+from gomoku_protocol.data_files import data_file
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
 from gomoku_protocol.record import write_psq
 
-FALLBACK_OPENINGS = [[(0, 0), (1, 0), (1, 3)], [(0, 0), (1, 1), (0, 3)], [(0, 0), (1, 0), (0, 3)], [(0, 0), (1, 1), (1, 3)]]
 RENJU_MOVE_LIMIT = 200
-
-
-def reference_openings() -> Optional[pathlib.Path]:
-    """The reference's openings.txt next to the working tree, if there is one."""
-    here = pathlib.Path(__file__).resolve().parent.parent
-    roots = [os.environ.get("SANQI_REFERENCE", ""), str(here.parent / "shared" / "reference"), str(pathlib.Path.cwd().parent / "shared" / "reference")]
-    for root in roots:
-        if root:
-            p = pathlib.Path(root) / "gomoku" / "openings.txt"
-            if p.is_file():
-                return p
-    return None
+OPENINGS = data_file("openings.txt")
 
 
 def read_openings(text: str) -> list[list[tuple[int, int]]]:
@@ -36,15 +24,34 @@ def read_openings(text: str) -> list[list[tuple[int, int]]]:
 
     >>> read_openings("# c\\n0,0, 1,0, 1,3\\n")
     [[(0, 0), (1, 0), (1, 3)]]
+    >>> read_openings("0,0, 1")
+    Traceback (most recent call last):
+    ValueError: line 1: expected pairs of whole numbers dx,dy
     """
     out: list[list[tuple[int, int]]] = []
-    for line in text.splitlines():
+    for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        nums = [int(v) for v in line.replace(",", " ").split()]
-        out.append([(nums[k], nums[k + 1]) for k in range(0, len(nums) - 1, 2)])
+        words = line.replace(",", " ").split()
+        if len(words) % 2 or not all(w.lstrip("-").isdigit() and len(w) < 6 for w in words):
+            raise ValueError(f"line {n}: expected pairs of whole numbers dx,dy")
+        nums = [int(w) for w in words]
+        out.append([(nums[k], nums[k + 1]) for k in range(0, len(nums), 2)])
     return out
+
+
+def load_openings(path: pathlib.Path, size: int) -> list[list[tuple[int, int]]]:
+    """The openings of ``path`` that fit a ``size`` board; UsageError if there are none."""
+    try:
+        openings = read_openings(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"cannot read openings from {str(path)!r}: {exc}") from None
+    c = size // 2
+    fit = [o for o in openings if len(set(o)) == len(o) and all(0 <= c + dx < size and 0 <= c + dy < size for dx, dy in o)]
+    if not fit:
+        raise UsageError(f"no opening in {str(path)!r} fits a {size}x{size} board")
+    return fit
 
 
 def baseline_move(board: Board) -> int:
@@ -95,18 +102,35 @@ def _quiet(text: str) -> None:
     return None
 
 
+def parser() -> ArgParser:
+    p = ArgParser(prog="sanqi gomoku-match", description=__doc__)
+    p.add_argument("--games", type=positive_int, default=40, help="games in all (each opening twice)")
+    p.add_argument("--size", type=int_between(MIN_SIZE, MAX_SIZE), default=15, help="board width and height")
+    p.add_argument("--rule", type=int_between(0, 15), default=0, help="Gomocup rule bitmask: 0 freestyle, 1 exact five, 4 renju (default: %(default)s)")
+    p.add_argument("--ms", type=positive_int, default=500, help="our time per move in milliseconds")
+    p.add_argument("--style", choices=sorted(STYLES), default="balanced", help="our brain's style (default: %(default)s)")
+    p.add_argument("--openings", type=readable_file, default=str(OPENINGS),
+                   help="openings file, one a line: dx,dy offsets from the centre")
+    p.add_argument("--psq", help="write each game as a .psq record into this folder (default: none)")
+    return p
+
+
 def main(args: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="sanqi gomoku-match", description=__doc__)
-    p.add_argument("--games", type=int, default=40, help="games in all (each opening twice)")
-    p.add_argument("--size", type=int, default=15)
-    p.add_argument("--rule", type=int, default=0, help="Gomocup rule bitmask: 0 freestyle, 1 exact five, 4 renju")
-    p.add_argument("--ms", type=int, default=500, help="our time per move in milliseconds")
-    p.add_argument("--style", choices=sorted(STYLES), default="balanced")
-    p.add_argument("--openings", help="openings file (default: the reference's openings.txt)")
-    p.add_argument("--psq", help="write each game as a .psq record into this folder")
-    opts = p.parse_args(args)
-    path = pathlib.Path(opts.openings) if opts.openings else reference_openings()
-    openings = read_openings(path.read_text()) if path is not None else FALLBACK_OPENINGS
+    return guarded("sanqi gomoku-match", lambda: play_match(parser().parse_args(args)))
+
+
+def psq_folder(text: str) -> pathlib.Path:
+    folder = pathlib.Path(text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the record folder {text!r}: {exc.strerror or exc}") from None
+    return folder
+
+
+def play_match(opts: argparse.Namespace) -> int:
+    openings = load_openings(pathlib.Path(opts.openings), opts.size)
+    folder = psq_folder(opts.psq) if opts.psq else None
     brain = Brain()
     brain.style = opts.style
     score = 0.0
@@ -130,9 +154,7 @@ def main(args: list[str]) -> int:
         colour = "black" if ours == 1 else "white"
         outcome = "win" if r.winner == ours else ("draw" if r.winner == 0 else "loss")
         print(f"game {g + 1}: opening {(g // 2) % len(openings) + 1}, sanqi {colour}, {outcome} in {len(r.moves)} moves", flush=True)
-        if opts.psq:
-            folder = pathlib.Path(opts.psq)
-            folder.mkdir(parents=True, exist_ok=True)
+        if folder is not None:
             names = ("sanqi", "baseline") if ours == 1 else ("baseline", "sanqi")
             (folder / f"game{g + 1:03d}.psq").write_text(write_psq(opts.size, opts.size, r.moves, r.times, names))
     pct = 100.0 * score / max(1, played)

@@ -200,7 +200,11 @@ class GomocupProtocol:
         except Exception:  # the saved game itself cannot be rebuilt: start over rather than die
             self.chan.log(traceback.format_exc())
             self.board = None
-        self.brain.clear()
+        try:
+            self.brain.clear()
+        except Exception:  # the tables themselves are broken (out of memory): fresh default ones
+            self.chan.log(traceback.format_exc())
+            self.brain = self.brain.renewed()
 
     def dispatch(self, head: str, text: str) -> None:
         rest = text[len(head):].strip()

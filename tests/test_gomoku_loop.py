@@ -108,3 +108,26 @@ def test_swap2_takes_black_plays_white_or_adds_two_stones() -> None:
     assert swap2_choice(300, True) == ["6,8"]
     assert swap2_choice(0, True) == ["6,8 9,7"]  # about even: the opponent must choose a colour
     assert swap2_choice(0, False) == ["6,8"]  # after five stones there is no two-stone option
+
+
+def test_tables_that_cannot_be_cleared_are_replaced(monkeypatch) -> None:
+    proto = GomocupProtocol()
+    proto.brain.style = "defensive"
+
+    thought = []
+
+    def out_of_memory(*args):
+        thought.append(True)
+        raise MemoryError()
+
+    def clear_after_thinking() -> None:
+        if thought:
+            raise MemoryError()
+
+    monkeypatch.setattr(proto.brain, "think", out_of_memory)
+    monkeypatch.setattr(proto.brain, "clear", clear_after_thinking)
+    broken = proto.brain
+    out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
+    assert answers(out)[:2] == ["OK", "ERROR internal error: MemoryError: "]
+    assert proto.brain is not broken and proto.brain.style == "defensive"
+    assert MOVE.match(answers(out)[2])

@@ -220,6 +220,9 @@ def test_unknown_commands(session_factory) -> None:
     read_move(s)
 
 
+SWAP2_TIME = "INFO timeout_turn 4000"  # the choice needs a search, even after a slow start-up
+
+
 def swap2(s, stones, bare: bool = True) -> str:
     """Send a SWAP2BOARD as Piskvork and GomocupJudge do (bare ``x,y`` lines) and read the answer."""
     s.send("SWAP2BOARD")
@@ -238,7 +241,7 @@ def points(answer: str) -> list[tuple[int, int]]:
 
 
 def test_swap2_official_format_zero_three_and_five_stones(session_factory) -> None:
-    s = start(session_factory)
+    s = start(session_factory, 15, SWAP2_TIME)
     three = points(swap2(s, []))
     assert len(three) == 3 and len(set(three)) == 3 and all(0 <= x < 15 and 0 <= y < 15 for x, y in three)
     opening = [(7, 7), (8, 8), (7, 9)]
@@ -258,7 +261,7 @@ def test_swap2_official_format_zero_three_and_five_stones(session_factory) -> No
 
 
 def test_swap2_fields_bad_counts_and_bad_lines(session_factory) -> None:
-    s = start(session_factory)
+    s = start(session_factory, 15, SWAP2_TIME)
     assert swap2(s, [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7)], bare=False) == "SWAP"
     for stones in ([(7, 7), (8, 8)], [(7, 7)], [(1, 1), (2, 2), (3, 3), (4, 4)]):
         assert swap2(s, stones).startswith("ERROR "), stones
