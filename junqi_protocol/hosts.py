@@ -102,7 +102,7 @@ class LocalAgent(Agent):
         self.engine.begin(visible)
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        m = self.engine.choose()
+        m = self.engine.choose(time_left_ms, movetime_ms)
         return "pass" if m is None else f"{self.board.names[m[0]]}-{self.board.names[m[1]]}"
 
     def tell(self, events: list[Event]) -> None:

@@ -1,4 +1,4 @@
-"""Baseline players: ``random`` and ``events``, yardsticks for the strong engine to come.
+"""Our players: ``search`` (the default), and ``random`` and ``events``, kept as yardsticks.
 
 A player learns the game only through the referee's events, exactly as an engine over a pipe does;
 the protocol front ends (``protocol.py``, ``ccgc.py``) and the referee's in-process seats all drive
@@ -9,18 +9,27 @@ broken at random: capture a flag; attack where the kinds still possible promise 
 pieces known to be smaller, sends bombs at pieces known to be big and engineers at back-row mines);
 occupy an empty camp an enemy could reach next move; otherwise march along the shortest path to the
 nearest square that may hold an enemy flag.
+
+``search`` scores every legal move by a determinized search on the shared core over sampled
+deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time ``go`` gives.
 """
 
 import random
 from typing import Optional
 
-from junqi_protocol.beliefs import Beliefs, kinds_of
+from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
 from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
-STYLES = ("random", "events")
+from junqi_protocol.worlds import WORLDS, Planner
+
+STYLES = ("search", "events", "random")
+DEFAULT_STYLE = "search"
+# Thinking time without a clock from the referee (CCGC gives a whole game's time).
+UNTIMED_MS = 1000
+MOVES_AHEAD = 30  # a move may use this share of the clock left
 # Rough worth of each kind to its owner: the flag is the game, engineers matter for mines.
 VALUE = (100, 80, 60, 45, 35, 25, 15, 10, 30, 20, 50, 2000)
 EVENTS_LINEUP = "gcfcgi.b.idk.kda.f.ehehigjljhj"
@@ -53,10 +62,24 @@ def events_lineup(rng: random.Random) -> str:
     return "".join(rows).replace(".", "")
 
 
+def think_ms(time_ms: int, movetime_ms: int) -> int:
+    """The search's budget: well inside the move's limit, leaving room for beliefs and the pipe.
+
+    >>> think_ms(600000, 300), think_ms(0, 0), think_ms(3000, 10000)
+    (190, 1000, 50)
+    """
+    if time_ms <= 0 and movetime_ms <= 0:
+        return UNTIMED_MS
+    limit = movetime_ms if movetime_ms > 0 else time_ms
+    if time_ms > 0:
+        limit = min(limit, time_ms // MOVES_AHEAD)
+    return max(10, limit * 7 // 10 - 20)
+
+
 class Engine:
     """One player's knowledge of a game and its choice of move."""
 
-    def __init__(self, style: str = "events", seed: Optional[int] = None) -> None:
+    def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
         if style not in STYLES:
             raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
         self.style: str = style
@@ -70,6 +93,8 @@ class Engine:
         self.quiet: int = 0
         self.my_lineup: str = ""
         self.dist_cache: dict[int, list[int]] = {}
+        self.deployments: Deployments = Deployments(self.beliefs, self.rng, WORLDS)
+        self.planner: Planner = Planner()
 
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
@@ -117,6 +142,7 @@ class Engine:
                 self.pos.place(s, None)
         self.beliefs = Beliefs(self.board, self.seat)
         self.beliefs.start(self.pos)
+        self.deployments = Deployments(self.beliefs, self.rng, WORLDS)
 
     def observe(self, ev: Event) -> None:
         pos = self.pos
@@ -141,14 +167,20 @@ class Engine:
             self.alive[ev.seat] = False
             pos.remove(ev.seat)
 
-    def choose(self) -> Optional[tuple[int, int]]:
-        """Our move, or None to pass (only when there is no legal move)."""
+    def choose(self, time_ms: int = 0, movetime_ms: int = 0) -> Optional[tuple[int, int]]:
+        """Our move, or None to pass (only when there is no legal move); ``time_ms`` is our clock
+        and ``movetime_ms`` the most this move may take (0: not given)."""
         moves = self.pos.moves(self.seat)
         if not moves:
             return None
         self.beliefs.settle(self.pos)
         if self.style == "random":
             return self.rng.choice(moves)
+        if self.style == "search":
+            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments,
+                                    think_ms(time_ms, movetime_ms), self.rng)
+            if m is not None:
+                return m
         best: list[tuple[int, int]] = []
         best_score = -10 ** 9
         threatened = self._enemy_reach()

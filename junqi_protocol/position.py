@@ -1,0 +1,239 @@
+"""A Junqi position for the shared search: one world in which every hidden kind is fixed by a
+sampled deployment.
+
+Scores are from the side to move's team. Seats move S, E, N, W, which alternates the two teams,
+so team negamax works; a seat that is out still gets its turn as a forced pass, keeping the
+alternation. Capturing a flag puts its owner out (its pieces leave the board); the team with no
+seat left has lost. The no-capture limit ends the line: the side to move loses in the two-player
+game, a draw in the four-player game. Moves are ``from * size + to``; :data:`PASS` follows them.
+
+>>> from junqi_protocol.board import Board
+>>> from junqi_protocol.rules import parse_lineup
+>>> b = Board("2p")
+>>> owner, kind = [-1] * b.size, [-1] * b.size
+>>> for seat in (0, 1):
+...     for slot, k in enumerate(parse_lineup("abccddeeffggghhhiiijjkklj")):
+...         if k >= 0:
+...             owner[seat * 30 + slot], kind[seat * 30 + slot] = seat, k
+>>> pos = JunqiPosition(b, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(b))
+>>> m = pos.move_of(b.point("G0"), b.point("F0"))
+>>> pos.make(m), pos.turn, pos.evaluate() == -pos.score_for(0)
+(True, 1, True)
+>>> pos.unmake(); pos.turn
+0
+"""
+
+import random
+from typing import Final
+
+from engine_core.game import MATE, NO_SCORE, SearchPosition
+from junqi_protocol.board import Board
+from junqi_protocol.evaluate import VALUE, piece_score, square_tables
+from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MOVE, combat, targets
+
+FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
+
+
+def zobrist_keys(board: Board, seed: int = 1) -> list[int]:
+    """Random keys for every (point, seat, kind), then one per seat to move."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(62) for _ in range(board.size * 48 + 4)]
+
+
+class JunqiPosition(SearchPosition):
+    def __init__(self, board: Board, owner: list[int], kind: list[int], alive: list[bool], turn: int, quiet: int,
+                 nocapture: int, nocapture_loses: bool, keys: list[int]) -> None:
+        self.board: Board = board
+        self.size: int = board.size
+        self.seats: int = board.seats
+        self.owner: list[int] = list(owner)
+        self.kind: list[int] = list(kind)
+        self.alive: list[bool] = list(alive)
+        self.turn: int = turn
+        self.quiet: int = quiet
+        self.nocapture: int = nocapture
+        self.nocapture_loses: bool = nocapture_loses
+        self.winner: int = -1
+        self.passmove: int = self.size * self.size
+        self.tables: list[list[list[int]]] = square_tables(board, self.owner, self.kind, self.alive)
+        self.zobrist: list[int] = keys
+        self.zturn: list[int] = keys[self.size * 48:]
+        self.score: list[int] = [0, 0]
+        self.hash: int = self.zturn[turn]
+        for p in range(self.size):
+            if self.owner[p] >= 0:
+                self._put(p, self.owner[p], self.kind[p])
+        # Undo records: the ints of one move; removed armies as (point, seat, kind) lists.
+        self.undo: list[list[int]] = []
+        self.removed: list[list[int]] = []
+
+    def team(self, seat: int) -> int:
+        return seat % 2 if self.seats == 4 else seat
+
+    def score_for(self, team: int) -> int:
+        return self.score[team] - self.score[1 - team]
+
+    def move_of(self, frm: int, to: int) -> int:
+        return frm * self.size + to
+
+    def _put(self, p: int, seat: int, kind: int) -> None:
+        self.owner[p] = seat
+        self.kind[p] = kind
+        self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
+        self.score[self.team(seat)] += piece_score(self.board, self.tables, seat, kind, p)
+
+    def _take(self, p: int) -> None:
+        seat = self.owner[p]
+        kind = self.kind[p]
+        self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
+        self.score[self.team(seat)] -= piece_score(self.board, self.tables, seat, kind, p)
+        self.owner[p] = -1
+        self.kind[p] = -1
+
+    # --- the SearchPosition contract -------------------------------------------------------
+
+    def key(self) -> int:
+        return self.hash
+
+    def moves(self) -> list[int]:
+        out: list[int] = []
+        seat = self.turn
+        if self.alive[seat]:
+            for p in range(self.size):
+                if self.owner[p] == seat:
+                    for q in targets(self.board, self.owner, self.kind, p):
+                        out.append(p * self.size + q)
+        if not out and self.seats == 4:
+            out.append(self.passmove)
+        return out
+
+    def noisy_moves(self) -> list[int]:
+        out: list[int] = []
+        for m in self.moves():
+            if m != self.passmove and self.capture_order(m) >= 1000:
+                out.append(m)
+        return out
+
+    def make(self, move: int) -> bool:
+        seat = self.turn
+        rec = [move, -1, -1, -1, -1, self.quiet, seat, self.hash, self.score[0], self.score[1], -1, self.winner]
+        if move == self.passmove:
+            self.quiet += 1
+        else:
+            frm = move // self.size
+            to = move % self.size
+            att = self.kind[frm]
+            defender = self.owner[to]
+            dfn = self.kind[to]
+            rec[1] = att
+            rec[2] = defender
+            rec[3] = dfn
+            result = MOVE if defender < 0 else combat(att, dfn)
+            rec[4] = result
+            self._take(frm)
+            if defender >= 0:
+                self._take(to)
+            if result == MOVE or result == EAT:
+                self._put(to, seat, att)
+            self.quiet = self.quiet + 1 if result == MOVE else 0
+            if dfn == FLAG and defender >= 0:
+                rec[10] = defender
+                self._knock_out(defender)
+        self.undo.append(rec)
+        self.hash ^= self.zturn[seat]
+        self.turn = (seat + 1) % self.seats
+        self.hash ^= self.zturn[self.turn]
+        return True
+
+    def _knock_out(self, seat: int) -> None:
+        gone: list[int] = []
+        for p in range(self.size):
+            if self.owner[p] == seat:
+                gone.append(p)
+                gone.append(self.kind[p])
+                self._take(p)
+        self.removed.append(gone)
+        self.alive[seat] = False
+        team = self.team(seat)
+        if not any(self.alive[s] for s in range(self.seats) if self.team(s) == team):
+            self.winner = 1 - team
+
+    def unmake(self) -> None:
+        rec = self.undo.pop()
+        move = rec[0]
+        seat = rec[6]
+        if rec[10] >= 0:
+            gone = self.removed.pop()
+            for i in range(0, len(gone), 2):
+                self.owner[gone[i]] = rec[10]
+                self.kind[gone[i]] = gone[i + 1]
+            self.alive[rec[10]] = True
+        if move != self.passmove:
+            frm = move // self.size
+            to = move % self.size
+            self.owner[to] = rec[2]
+            self.kind[to] = rec[3] if rec[2] >= 0 else -1
+            self.owner[frm] = seat
+            self.kind[frm] = rec[1]
+        self.quiet = rec[5]
+        self.turn = seat
+        self.hash = rec[7]
+        self.score[0] = rec[8]
+        self.score[1] = rec[9]
+        self.winner = rec[11]
+
+    def make_null(self) -> None:
+        self.make(self.passmove)
+
+    def unmake_null(self) -> None:
+        self.unmake()
+
+    def null_ok(self) -> bool:
+        return False
+
+    def in_check(self) -> bool:
+        return False
+
+    def evaluate(self) -> int:
+        return self.score_for(self.team(self.turn))
+
+    def rule_score(self, ply: int) -> int:
+        if self.winner >= 0:
+            return MATE - ply if self.winner == self.team(self.turn) else -MATE + ply
+        if self.quiet >= self.nocapture:
+            return -MATE + ply if self.nocapture_loses else 0
+        return NO_SCORE
+
+    def no_move_score(self, ply: int) -> int:
+        return -MATE + ply
+
+    def capture_order(self, move: int) -> int:
+        if move == self.passmove:
+            return 0
+        frm = move // self.size
+        to = move % self.size
+        if self.owner[to] < 0:
+            return 0
+        att = self.kind[frm]
+        dfn = self.kind[to]
+        if dfn == FLAG:
+            return FLAG_TAKEN
+        result = combat(att, dfn)
+        if result == EAT:
+            gain = VALUE[dfn]
+        elif result == BOTH:
+            gain = VALUE[dfn] - VALUE[att]
+        elif result == KILLED:
+            gain = -VALUE[att]
+        else:
+            gain = 0
+        return max(1, 1000 + gain)
+
+    def move_limit(self) -> int:
+        return self.passmove + 1
+
+    def move_name(self, move: int) -> str:
+        if move == self.passmove:
+            return "pass"
+        names = self.board.names
+        return f"{names[move // self.size]}-{names[move % self.size]}"

@@ -1,0 +1,117 @@
+"""Determinized search: the move that does best on average over sampled worlds.
+
+Each world fixes every hidden kind by one sampled deployment (:class:`Deployments`). Every root
+move is scored in every world by the shared core (:class:`engine_core.search.Searcher`: its
+iterative deepening, transposition table, quiescence over attacks, killer and history ordering)
+searching the replies to a fixed depth; a move's value is its mean over the worlds, so an attack
+is judged by what it meets across the deployments still possible. Depth grows while time is
+left; the deepest depth finished in enough worlds decides.
+"""
+
+import random
+import time
+from typing import Optional
+
+from engine_core.game import NO_SCORE
+from engine_core.search import Limits, Searcher
+from engine_core.tt import TransTable
+from junqi_protocol.beliefs import Deployments
+from junqi_protocol.board import Board
+from junqi_protocol.game import Position, Rules
+from junqi_protocol.position import JunqiPosition, zobrist_keys
+
+WORLDS = 6
+MIN_WORLDS = 3  # a deeper pass counts only when finished in this many worlds (or all there are)
+MAX_DEPTH = 8
+
+
+class Planner:
+    """Chooses a move within a time budget; keeps its transposition table between moves."""
+
+    def __init__(self, worlds: int = WORLDS) -> None:
+        self.worlds: int = worlds
+        self.tt: TransTable = TransTable(8)
+        self.searcher: Searcher = Searcher(self.tt)
+        self.keys: dict[str, list[int]] = {}
+        self.depth: int = 0
+        self.nodes: int = 0
+        self.used: int = 0
+
+    def world(self, view: Position, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> JunqiPosition:
+        board = view.board
+        kind = [view.kind[p] if view.kind[p] >= 0 or view.owner[p] < 0 else sample[view.tag[p]] for p in range(board.size)]
+        keys = self.keys.get(board.variant)
+        if keys is None:
+            keys = self.keys[board.variant] = zobrist_keys(board)
+        return JunqiPosition(board, view.owner, kind, alive, turn, quiet, rules.nocapture, rules.nocapture_loses, keys)
+
+    def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
+               budget_ms: int, rng: random.Random) -> Optional[tuple[int, int]]:
+        start = time.perf_counter()
+        deadline = start + budget_ms / 1000.0
+        roots = view.moves(seat)
+        self.depth = 0
+        self.nodes = 0
+        if len(roots) <= 1:
+            return roots[0] if roots else None
+        deployments.refresh(view)
+        samples = deployments.samples[:self.worlds]
+        if not samples:
+            return None
+        board: Board = view.board
+        worlds: list[JunqiPosition] = []
+        best: list[float] = []
+        for depth in range(1, MAX_DEPTH + 1):
+            totals = [0.0] * len(roots)
+            done = 0
+            for w, sample in enumerate(samples):
+                if w == len(worlds):
+                    worlds.append(self.world(view, sample, alive, seat, quiet, rules))
+                values = self._score(worlds[w], roots, depth, deadline)
+                if values is None:
+                    break
+                totals = [t + v for t, v in zip(totals, values)]
+                done += 1
+                if time.perf_counter() >= deadline:
+                    break
+            if done >= min(MIN_WORLDS, len(samples)) or (depth == 1 and done > 0):
+                best = [t / done for t in totals]
+                self.depth = depth
+            if done < len(samples) or time.perf_counter() >= deadline:
+                break
+            # Each deeper pass costs several times the last: do not start one that cannot finish.
+            if (time.perf_counter() - start) * 4 > budget_ms / 1000.0:
+                break
+        self.used = int((time.perf_counter() - start) * 1000)
+        if not best:
+            return None
+        top = max(best)
+        return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
+
+    def _score(self, pos: JunqiPosition, roots: list[tuple[int, int]], depth: int, deadline: float) -> Optional[list[float]]:
+        """Each root move's value in one world (replies searched to ``depth - 1``), or None on time."""
+        out: list[float] = []
+        for frm, to in roots:
+            pos.make(pos.move_of(frm, to))
+            ruled = pos.rule_score(1)
+            if ruled != NO_SCORE:
+                out.append(float(-ruled))
+            elif depth == 1:
+                out.append(float(-pos.evaluate()))
+                self.nodes += 1
+            else:
+                left = int((deadline - time.perf_counter()) * 1000)
+                if left <= 0:
+                    pos.unmake()
+                    return None
+                limits = Limits()
+                limits.depth = depth - 1
+                limits.hard_ms = left
+                lines = self.searcher.think(pos, limits)
+                self.nodes += self.searcher.nodes
+                if self.searcher.stopped:
+                    pos.unmake()
+                    return None
+                out.append(float(-lines[0].score) if lines else float(-pos.no_move_score(1)))
+            pos.unmake()
+        return out
