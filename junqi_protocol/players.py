@@ -15,11 +15,12 @@ deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time
 """
 
 import random
-from typing import Optional
+from typing import Callable, Optional
 
 from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
+from junqi_protocol.lineups import strong_lineup
 from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
@@ -76,6 +77,9 @@ def think_ms(time_ms: int, movetime_ms: int) -> int:
     return max(10, limit * 7 // 10 - 20)
 
 
+LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
+
+
 class Engine:
     """One player's knowledge of a game and its choice of move."""
 
@@ -126,7 +130,7 @@ class Engine:
                 raise ValueError(err)
             text = given if len(given) == 25 else given.replace(".", "")
         else:
-            text = random_lineup(self.rng) if self.style == "random" else events_lineup(self.rng)
+            text = LINEUPS[self.style](self.rng)
         self.my_lineup = text
         return text
 

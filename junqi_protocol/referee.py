@@ -25,6 +25,7 @@ from engine_core.args import (ArgParser, UsageError, guarded, natural_int, posit
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.hosts import ABORTED, Agent, AgentError, CcgcAgent, LineAgent, LocalAgent
+from junqi_protocol.lineups import read_deals
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup
@@ -65,6 +66,14 @@ class Referee:
         self.number = 0
         self.headed = False  # this game's ``game`` line is written
         self.ended = False  # and its ``end`` line
+        self.deals: list[list[str]] = []  # fixed lineups by seat (--lineups), one deal per round of seats
+        self.deal_every = 1  # games per deal: one for each engine's turn in every seat
+
+    def dealt(self, number: int, seat: int) -> str:
+        """The lineup game ``number`` deals to ``seat``; empty when the engines choose their own."""
+        if not self.deals:
+            return ""
+        return self.deals[(number - 1) // self.deal_every % len(self.deals)][seat]
 
     def play(self, number: int, agents: list[Agent]) -> Game:
         """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
@@ -125,7 +134,7 @@ class Referee:
             agent = agents[seat]
             try:
                 agent.open(board, seat, game.rules, self.time_ms, self.movetime_ms)
-                text = agent.lineup("", self.lineup_timeout)
+                text = agent.lineup(self.dealt(number, seat), self.lineup_timeout)
                 err = check_lineup(text)
                 if err is not None:
                     agent.error(f"lineup rejected: {err}")
@@ -343,6 +352,9 @@ def parser() -> ArgParser:
     p.add_argument("--print", dest="print_file", type=readable_file, metavar="FILE",
                    help="replay and print a record, then exit")
     p.add_argument("--quiet", action="store_true", help="print only the score table")
+    p.add_argument("--lineups", type=readable_file, metavar="FILE",
+                   help="deal fixed lineups: one deal a line, the seats' lineups in order S N or S E N W; "
+                   "each deal is played once per engine rotation (python -m junqi_protocol.lineups writes such files)")
     return p
 
 
@@ -372,6 +384,13 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))
     except ValueError as exc:
         raise UsageError(f"--rules: {exc}") from None
+    if opts.lineups:
+        try:
+            with open(opts.lineups, encoding="utf-8") as fh:
+                referee.deals = read_deals(fh.read(), seats)
+        except ValueError as exc:
+            raise UsageError(f"--lineups: {exc}") from None
+        referee.deal_every = n
     first = 1
     if opts.record and os.path.exists(opts.record):
         # Appending to an earlier run: keep game numbers unique so the file still reads game by game.
