@@ -1,0 +1,167 @@
+"""Junqi for ``sanqi match --game junqi``: the referee's games as match jobs, two or four seats.
+
+Engines are the referee's ENGINE forms (``random``, ``events``, ``junqi:COMMAND``, ``ccgc:COMMAND`` or a
+command). With two seats the first engine sits S, then N when swapped; with four seats the two
+engines form the teams S+N and E+W, swapping teams every other game. An opening is a lineup from a
+lineup set (one a line, 25 letters or the 30-cell form with dots) given to every seat of the game, so
+both armies start alike; with no set each engine deploys its own.
+
+>>> setup = JunqiSetup(("random", "events"), ((), ()), "2p", (), seed_players=True)
+>>> outcome = setup.play(Job(1, 0, False, 7))
+>>> outcome.score in (0.0, 0.5, 1.0), list(outcome.records)
+(True, ['games.jsonl'])
+"""
+
+import io
+import json
+import os
+from argparse import ArgumentParser, Namespace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
+
+from engine_core.arena import Job, Outcome
+from engine_core.args import UsageError, positive_float, program
+from junqi_protocol.board import Board
+from junqi_protocol.game import Rules
+from junqi_protocol.hosts import Agent
+from junqi_protocol.record import Recorder
+from junqi_protocol.referee import Referee, make_agent, split_spec
+from junqi_protocol.rules import check_lineup
+
+if TYPE_CHECKING:
+    from engine_core.matchcli import EngineSpec
+
+FORFEIT_REASONS = {"time": "time", "illegal": "illegal", "crash": "crash", "lineup": "illegal", "protocol": "illegal"}
+
+
+class GivenLineup:
+    """A seat whose lineup is imposed: the referee asks for one, the engine is told which."""
+
+    def __init__(self, agent: Agent, lineup: str) -> None:
+        self.agent = agent
+        self.given = lineup
+
+    def lineup(self, given: str, timeout: float) -> str:
+        return self.agent.lineup(self.given, timeout)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+
+def read_lineups(path: str) -> list[str]:
+    """A lineup set: one legal lineup a line, ``#`` comments; UsageError names the first bad line."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(fh, 1)]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read lineups from {path!r}: {exc}") from None
+    lineups = []
+    for n, text in lines:
+        if text:
+            err = check_lineup(text)
+            if err is not None:
+                raise UsageError(f"{path}:{n}: {err}")
+            lineups.append(text)
+    if not lineups:
+        raise UsageError(f"{path}: no lineup in it")
+    return lineups
+
+
+@dataclass(frozen=True)
+class JunqiSetup:
+    """Two engines, the variant, the lineup set and the referee's clocks; ``play`` runs one game."""
+
+    engines: tuple[str, str]
+    options: tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+    variant: str
+    lineups: tuple[str, ...]
+    time_ms: int = 600_000
+    movetime_ms: int = 10_000
+    rules: str = ""
+    log_dir: Optional[str] = None
+    seed_players: bool = True
+    labels: tuple[str, str] = ("", "")
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.labels[0] or self.engines[0], self.labels[1] or self.engines[1])
+
+    @property
+    def openings(self) -> int:
+        return len(self.lineups)
+
+    @property
+    def in_process(self) -> bool:
+        return all(split_spec(e)[0] == "builtin" for e in self.engines)
+
+    def seat_engines(self, job: Job) -> list[int]:
+        """Which engine sits at each seat: S first, teams alternate around the board."""
+        seats = 4 if self.variant == "4p" else 2
+        return [(s + job.swapped) % 2 for s in range(seats)]
+
+    def play(self, job: Job) -> Outcome:
+        board = Board(self.variant)
+        who = self.seat_engines(job)
+        agents: list[Any] = []
+        for seat, engine in enumerate(who):
+            agent = make_agent(self.engines[engine], list(self.options[engine]), job.seed + seat if self.seed_players else None)
+            if self.log_dir:
+                agent.log_to(os.path.join(self.log_dir, f"game{job.number}-{board.letters[seat]}.log"))
+            agents.append(GivenLineup(agent, self.lineups[job.opening]) if self.lineups else agent)
+        text = io.StringIO()
+        game = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms).play(job.number, agents)
+        first_team = board.team(who.index(0))
+        score = 0.5 if game.winner < 0 else 1.0 if game.winner == first_team else 0.0
+        return Outcome(job.number, score, game.reason, game.ply, forfeits(text.getvalue(), board, who),
+                       {"games.jsonl": text.getvalue()})
+
+
+def forfeits(record: str, board: Board, who: list[int]) -> list[tuple[int, str]]:
+    """(engine, kind) for every seat the record puts out on time, for an illegal answer or a crash."""
+    out = []
+    for line in record.splitlines():
+        obj = json.loads(line)
+        if obj["type"] == "step" and obj.get("action") == "out" and obj.get("reason") in FORFEIT_REASONS:
+            out.append((who[board.letters.index(obj["seat"])], FORFEIT_REASONS[obj["reason"]]))
+        elif obj["type"] == "lineup" and "error" in obj:
+            out.append((who[board.letters.index(obj["seat"])], "illegal"))
+    return out
+
+
+DEFAULT_PROTO = ""  # a bare command speaks our line protocol, random and events are built in
+
+
+def add_options(p: ArgumentParser) -> None:
+    p.add_argument("--variant", choices=("2p", "4p"), default="2p", help="junqi: two seats, or four (teams S+N, E+W)")
+    p.add_argument("--rules", default="", metavar='"K=V ..."', help="junqi: rule options as for sanqi referee")
+    p.add_argument("--tc", type=positive_float, default=600.0, metavar="SEC", help="junqi: each seat's clock per game")
+    p.add_argument("--movetime", type=positive_float, default=10.0, metavar="SEC", help="junqi: the most one move may take")
+
+
+def engine_form(spec: "EngineSpec") -> str:
+    """The referee's ENGINE form of an ``--engine``: ``proto=ccgc`` gives ``ccgc:COMMAND`` and so on."""
+    if spec.proto in ("", "builtin"):
+        return spec.cmd
+    if spec.proto not in ("junqi", "ccgc"):
+        raise UsageError(f"{spec.name}: junqi engines speak proto=junqi or proto=ccgc, or are built in (random, events)")
+    return f"{spec.proto}:{spec.cmd}"
+
+
+def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> JunqiSetup:
+    for spec in specs:
+        if spec.settings:
+            raise UsageError(f"{spec.name}: junqi engines take no {', '.join(k for k, _ in spec.settings)}=")
+    forms = [engine_form(s) for s in specs]
+    for form in forms:
+        kind, command = split_spec(form)
+        if kind != "builtin":
+            program(command)
+        if kind == "ccgc" and opts.variant == "4p":
+            raise UsageError("CCGC engines play only the two-player game (--variant 2p)")
+    try:
+        Rules(opts.variant, opts.rules)
+    except ValueError as exc:
+        raise UsageError(f"--rules: {exc}") from None
+    return JunqiSetup((forms[0], forms[1]), (specs[0].options, specs[1].options), opts.variant,
+                      tuple(read_lineups(opts.openings)) if opts.openings else (), int(opts.tc * 1000),
+                      int(opts.movetime * 1000), opts.rules, opts.engine_log, True, (specs[0].name, specs[1].name))
