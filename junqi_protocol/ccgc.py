@@ -1,20 +1,27 @@
 """The CCGC 1.0 Junqi protocol (China Computer Games Championship, two players), engine side.
 
 We always see ourselves as seat S in rows G-L, as the protocol promises. CCGC has no error reply,
-so lines we cannot use are reported on stderr and otherwise ignored.
+so a line we cannot use is reported on stderr (``ccgc: error …``) and changes nothing. Our own
+move's result is the one thing we cannot do without: when ``RESULT`` is missing (the next ``GO``
+came first) or unusable, we settle it from what we know: a move to an empty point was a plain
+move, and a contested one is taken as lost (the cautious reading: we never count on a piece we
+may not have). Either way our board stays in step with the moves actually made.
 """
 
 import re
+from typing import Optional
 
-from engine_core.loop import Channel
-from junqi_protocol.board import Board
-from junqi_protocol.game import Event, Rules
-from junqi_protocol.players import Engine
-from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE
+from engine_core.loop import Channel, answer
+from junqi_protocol.game import Event, Rules, report_problem
+from junqi_protocol.journal import Journal
+from junqi_protocol.protocol import new_engine
+from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, RESULTS
 
 # Result codes are from the mover's side: 0 mover removed, 1 mover captured, 2 both removed, 3 plain move.
 FROM_CODE = {"0": KILLED, "1": EAT, "2": BOTH, "3": MOVE}
 SQUARE = re.compile(r"[A-La-l][0-4]")
+# END's codes in the 2012 specification (it has none for a draw).
+END_MEANING = {"0": "we lost", "1": "we won", "2": "abnormal end"}
 
 
 class CcgcProtocol:
@@ -26,11 +33,10 @@ class CcgcProtocol:
         return re.fullmatch(r"INFO \d+(\.\d+)*", line.strip()) is not None
 
     def __init__(self) -> None:
-        self.engine: Engine = Engine("events")
-        self.board: Board = Board("2p")
-        self.last: str = ""
-        self.enemy_flag: str = "00"
-        self.started: bool = False
+        self.engine = new_engine()
+        self.journal = Journal()
+        self.pending: Optional[tuple[int, int]] = None  # our last move, until its result is known
+        self.enemy_flag = "00"
 
     def run(self, chan: Channel) -> None:
         while True:
@@ -41,56 +47,110 @@ class CcgcProtocol:
             if not words:
                 continue
             if words[0] == "END":
+                code = words[1] if len(words) > 1 else ""
+                chan.log(f"ccgc: END {code[:10]}: {END_MEANING.get(code, 'not a code of the specification')}")
                 return
-            try:
-                self.handle(chan, words)
-            except ValueError as exc:
-                chan.log(f"ccgc: ignored {line[:60]!r}: {exc}")
+            answer(lambda: self.execute(chan, words), lambda text: chan.log(f"ccgc: error: {text}"), (ValueError,))
+
+    def execute(self, chan: Channel, words: list[str]) -> None:
+        try:
+            self.handle(chan, words)
+        except ValueError:
+            raise
+        except Exception:
+            self.engine = self.journal.rebuild(new_engine)
+            raise
 
     def handle(self, chan: Channel, words: list[str]) -> None:
         cmd = words[0]
         if cmd == "INFO":
             chan.send("NAME sanqi")
-        elif cmd == "START" and len(words) == 4 and all(w.isdigit() for w in words[1:]):
-            rules = Rules("2p")
-            rules.nocapture = int(words[3])
-            self.engine.new_game("2p", 0, rules)
-            array = self.engine.lineup("")
-            self.engine.begin({})
-            self.last = ""
-            self.enemy_flag = "00"
-            self.started = True
-            chan.send(f"ARRAY {array}")
-        elif cmd == "GO" and len(words) == 4 and self.started:
-            if words[1] != "0000":
-                try:
-                    self.learn(1, words[1], words[2], words[3])
-                except ValueError as exc:
-                    # The referee still wants a move; we answer from what we knew before.
-                    chan.log(f"ccgc: cannot follow {' '.join(words)}: {exc}")
-            m = self.engine.choose()
-            if m is None:
-                chan.send("BESTMOVE 0000")
-                return
-            self.last = self.board.names[m[0]] + self.board.names[m[1]]
-            chan.send(f"BESTMOVE {self.last}")
-        elif cmd == "RESULT" and len(words) == 3 and self.started:
-            if not self.last:
-                raise ValueError("RESULT without a move of ours")
-            self.learn(0, self.last, words[1], words[2])
-            self.last = ""
+        elif cmd == "START":
+            if len(words) != 4 or not all(w.isascii() and w.isdigit() for w in words[1:]) or words[1] not in ("0", "1"):
+                raise ValueError(f"START: expected 'START 0|1 SECONDS STEPS', got {' '.join(words)[:60]!r}")
+            self.start(chan, int(words[3]))
+        elif cmd in ("GO", "RESULT"):
+            if not self.journal.started:
+                raise ValueError(f"{cmd}: no START yet")
+            if len(words) != (4 if cmd == "GO" else 3):
+                raise ValueError(f"{cmd}: expected {'GO MOVE RESULT FLAG' if cmd == 'GO' else 'RESULT RESULT FLAG'}")
+            if cmd == "GO":
+                self.go(chan, words[1], words[2], words[3])
+            else:
+                self.result(chan, words[1], words[2])
         else:
-            raise ValueError("not a CCGC command here")
+            raise ValueError(f"{cmd[:20]!r} is not a CCGC command")
 
-    def learn(self, seat: int, move: str, code: str, flag: str) -> None:
-        if len(move) != 4 or not SQUARE.fullmatch(move[:2]) or not SQUARE.fullmatch(move[2:]) or code not in FROM_CODE:
-            raise ValueError(f"bad move {move!r} or result {code!r}")
-        b = self.board
-        self.engine.observe(Event("move", seat, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
-        if flag != "00" and flag != self.enemy_flag:
-            if not SQUARE.fullmatch(flag):
-                raise ValueError(f"bad flag square {flag!r}")
-            if b.seat_of[b.point(flag)] == 0:
-                return  # our own flag, announced because our 司令 died: nothing new to us
+    def start(self, chan: Channel, steps: int) -> None:
+        rules = Rules("2p")
+        rules.nocapture = steps
+        self.pending = None
+        self.enemy_flag = "00"
+        self.journal.new_game("2p", 0, rules)
+        self.engine.new_game("2p", 0, rules)
+        self.journal.lineup = self.engine.lineup("")
+        self.journal.started = True
+        self.engine.begin({})
+        chan.send(f"ARRAY {self.journal.lineup}")
+
+    def go(self, chan: Channel, move: str, code: str, flag: str) -> None:
+        if self.pending is not None:
+            self.settle(chan, "", "no RESULT came for our last move")
+        if move != "0000":
+            self.opponent_move(chan, move, code)
+        self.flag(chan, flag)
+        m = self.engine.choose()
+        if m is None:
+            chan.send("BESTMOVE 0000")
+            return
+        self.pending = m
+        names = self.engine.board.names
+        chan.send(f"BESTMOVE {names[m[0]]}{names[m[1]]}")
+
+    def result(self, chan: Channel, code: str, flag: str) -> None:
+        if self.pending is None:
+            raise ValueError("RESULT: we have no move waiting for a result")
+        self.settle(chan, code, f"RESULT {code[:10]!r} is not a result code that fits our move")
+        self.flag(chan, flag)
+
+    def settle(self, chan: Channel, code: str, why: str) -> None:
+        """Apply our pending move with ``code``'s result, or the one we can be sure of."""
+        assert self.pending is not None
+        frm, to = self.pending
+        self.pending = None
+        contested = self.engine.pos.owner[to] >= 0
+        result = FROM_CODE.get(code, -1)
+        if result < 0 or (result == MOVE) == contested:
+            result = KILLED if contested else MOVE
+            chan.log(f"ccgc: error: {why}; taking it as {RESULTS[result]}")
+        self.learn(chan, Event("move", 0, frm, to, result))
+
+    def opponent_move(self, chan: Channel, move: str, code: str) -> None:
+        if not (len(move) == 4 and SQUARE.fullmatch(move[:2]) and SQUARE.fullmatch(move[2:]) and code in FROM_CODE):
+            chan.log(f"ccgc: error: GO {move[:10]!r} {code[:10]!r} is not a move and a result code; ignored")
+            return
+        b = self.engine.board
+        self.learn(chan, Event("move", 1, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
+
+    def flag(self, chan: Channel, flag: str) -> None:
+        """The flag field: the opponent's flag square, announced once its 司令 is dead."""
+        if flag == "00" or flag.upper() == self.enemy_flag:
+            return
+        if not SQUARE.fullmatch(flag):
+            chan.log(f"ccgc: error: flag field {flag[:10]!r} is neither 00 nor a square; ignored")
+            return
+        b = self.engine.board
+        if b.seat_of[b.point(flag)] == 0:
+            return  # our own flag, announced because our 司令 died: nothing new to us
+        if self.learn(chan, Event("marshal", 1, b.point(flag))):
             self.enemy_flag = flag.upper()
-            self.engine.observe(Event("marshal", 1, b.point(flag)))
+
+    def learn(self, chan: Channel, ev: Event) -> bool:
+        """Tell the engine what happened, unless it contradicts our board (then say why on stderr)."""
+        problem = report_problem(self.engine.pos, self.engine.alive, ev)
+        if problem is not None:
+            chan.log(f"ccgc: error: {problem}; ignored")
+            return False
+        self.engine.observe(ev)
+        self.journal.events.append(ev)
+        return True

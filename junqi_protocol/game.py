@@ -15,7 +15,8 @@ kinds, -1 for the rest); both follow a game by the announced move results alone.
 from typing import Final, Optional
 
 from junqi_protocol.board import HOME, Board
-from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MARSHAL, MOVE, RESULTS, combat, parse_lineup, targets, why_illegal
+from junqi_protocol.rules import (BOMB, BOTH, EAT, ENGLISH, ENGINEER, FLAG, KILLED, MARSHAL, MOVE, RESULTS, combat,
+                                  parse_lineup, targets, why_illegal)
 
 INFO_MODES: Final = ("dark", "allies", "open")
 
@@ -302,6 +303,81 @@ def full_game(variant: str, lineups: list[str], rules_text: str = "") -> Game:
     for seat, text in enumerate(lineups):
         g.place(seat, parse_lineup(text))
     return g
+
+
+MOVERS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, BOMB)
+
+
+def report_problem(pos: Position, alive: list[bool], ev: Event) -> Optional[str]:
+    """Why an announced event cannot be true on ``pos`` (kinds -1 where unknown), or None.
+
+    >>> g = full_game("2p", ["abccddeeffggghhhiiijjkklj"] * 2)
+    >>> b = g.board
+    >>> report_problem(g.pos, g.alive, parse_event(b, "move N G0-L1 EAT"))
+    'move: N has no piece on G0'
+    >>> report_problem(g.pos, g.alive, parse_event(b, "move S K0-L1 EAT"))
+    'move: L1 holds an ally of S'
+    >>> report_problem(g.pos, g.alive, parse_event(b, "marshal N L1"))
+    "marshal: L1 is not one of N's headquarters"
+    """
+    b = pos.board
+    who = b.letters[ev.seat]
+    if not alive[ev.seat]:
+        return f"{'gameover' if ev.kind == 'end' else ev.kind}: {who} is out already"
+    if ev.kind == "move":
+        return _move_problem(pos, ev)
+    if ev.kind == "marshal":
+        return _marshal_problem(pos, ev)
+    if ev.kind == "flag":
+        by = b.letters.find(ev.reason) if len(ev.reason) == 1 else -1
+        if by < 0 or not alive[by] or b.team(by) == b.team(ev.seat):
+            return f"flag: {ev.reason!r} is no opponent of {who} still playing"
+    return None
+
+
+def _move_problem(pos: Position, ev: Event) -> Optional[str]:
+    b = pos.board
+    frm, to = ev.frm, ev.to
+    who = b.letters[ev.seat]
+    if pos.owner[frm] != ev.seat:
+        return f"move: {who} has no piece on {b.names[frm]}"
+    d = pos.owner[to]
+    if d >= 0 and b.team(d) == b.team(ev.seat):
+        return f"move: {b.names[to]} holds an ally of {who}"
+    if (d < 0) != (ev.result == MOVE):
+        return f"move: {RESULTS[ev.result]} does not fit {'an empty' if d < 0 else 'an occupied'} {b.names[to]}"
+    att = pos.kind[frm]
+    if att < 0:
+        pos.kind[frm] = ENGINEER  # an unknown piece: the widest reach any mover has
+        err = why_illegal(b, pos.owner, pos.kind, ev.seat, frm, to)
+        pos.kind[frm] = att
+    else:
+        err = why_illegal(b, pos.owner, pos.kind, ev.seat, frm, to)
+    if err is not None:
+        return f"move: {b.names[frm]}-{b.names[to]}: {err}"
+    if d >= 0:
+        attackers = [att] if att >= 0 else list(MOVERS)
+        defenders = [pos.kind[to]] if pos.kind[to] >= 0 else list(range(12))
+        if not any(combat(a, k) == ev.result for a in attackers for k in defenders):
+            return (f"move: {RESULTS[ev.result]} cannot happen when {_kind_name(att)} on {b.names[frm]} "
+                    f"attacks {_kind_name(pos.kind[to])} on {b.names[to]}")
+    return None
+
+
+def _marshal_problem(pos: Position, ev: Event) -> Optional[str]:
+    b = pos.board
+    who = b.letters[ev.seat]
+    if ev.frm >= 0 and not (b.hq[ev.frm] and b.seat_of[ev.frm] == ev.seat):
+        return f"marshal: {b.names[ev.frm]} is not one of {who}'s headquarters"
+    if ev.frm >= 0 and (pos.owner[ev.frm] != ev.seat or pos.kind[ev.frm] not in (-1, FLAG)):
+        return f"marshal: {who}'s flag cannot stand on {b.names[ev.frm]}"
+    if pos.find(ev.seat, MARSHAL) >= 0:
+        return f"marshal: {who}'s 司令 is still on the board"
+    return None
+
+
+def _kind_name(kind: int) -> str:
+    return "a hidden piece" if kind < 0 else f"a {ENGLISH[kind]}"
 
 
 def parse_event(board: Board, line: str) -> Event:

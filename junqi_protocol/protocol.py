@@ -1,16 +1,28 @@
 """Our Junqi line protocol, engine side (docs/junqi-protocol.md): parses and prints only; the
-thinking is :class:`junqi_protocol.players.Engine`."""
+thinking is :class:`junqi_protocol.players.Engine`.
 
-from typing import Optional
+Every command is checked against what we know before it changes anything; a line we cannot use,
+or a report that contradicts our board, is answered ``error …`` naming the problem and changes
+nothing. Should a command fail inside the engine all the same, the engine is rebuilt from the
+game's journal, so the state stays the one before the command.
+"""
+
+from typing import Callable
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
-from engine_core.loop import Channel
+from engine_core.loop import Channel, answer
 from junqi_protocol.board import Board
-from junqi_protocol.game import Rules, parse_event
+from junqi_protocol.game import Event, Rules, parse_event, report_problem
+from junqi_protocol.journal import Journal
 from junqi_protocol.players import STYLES, Engine
+from junqi_protocol.rules import check_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
+
+
+def new_engine() -> Engine:
+    return Engine("events")
 
 
 class JunqiProtocol:
@@ -21,97 +33,138 @@ class JunqiProtocol:
         return line.strip() == "junqi"
 
     def __init__(self) -> None:
-        self.engine: Engine = Engine("events")
-        self.board: Optional[Board] = None
-        self.visible: dict[int, str] = {}
-        self.started: bool = False
+        self.engine: Engine = new_engine()
+        self.journal = Journal()
 
     def run(self, chan: Channel) -> None:
         while True:
             line = chan.get()
-            if line is None:
+            if line is None or line == "quit":
                 return
-            if not line:
-                continue
-            if line == "quit":
-                return
-            try:
-                self.handle(chan, line)
-            except ValueError as exc:
-                chan.send(f"error {exc}")
+            if line:
+                answer(lambda: self.execute(chan, line), lambda text: chan.send(f"error {text}"), (ValueError,))
 
-    def handle(self, chan: Channel, line: str) -> None:
+    def execute(self, chan: Channel, line: str) -> None:
+        """Check ``line``, then carry it out; a failure while carrying it out rebuilds the engine."""
+        act = self.check(chan, line)
+        try:
+            act()
+        except Exception:
+            self.engine = self.journal.rebuild(new_engine)
+            raise
+
+    def check(self, chan: Channel, line: str) -> Callable[[], None]:
+        """What ``line`` asks for, as an action; raises ValueError (nothing changed) if it cannot be done."""
         word, _, rest = line.partition(" ")
+        j = self.journal
         if word == "junqi":
-            chan.send(f"id name sanqi {__version__} ({build_kind()})")
-            chan.send("id author sanqi developers")
-            chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
-            chan.send("option name seed type spin default 0 min 0 max 2147483647")
-            chan.send("junqiok")
-        elif word == "isready":
-            chan.send("readyok")
-        elif word == "setoption":
+            return lambda: self.hello(chan)
+        if word == "isready":
+            return lambda: chan.send("readyok")
+        if word == "setoption":
             parts = rest.split()
             if len(parts) != 4 or parts[0] != "name" or parts[2] != "value":
-                raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line!r}")
-            self.engine.set_option(parts[1], parts[3])
-        elif word == "newgame":
-            self.new_game(rest.split())
-        elif word == "lineup":
-            if self.board is None:
-                raise ValueError("lineup: no newgame yet")
-            chan.send(f"lineup {self.engine.lineup(rest.strip())}")
-        elif word == "visible":
-            board = self.need_board("visible")
-            parts = rest.split()
-            if len(parts) != 2 or parts[0] not in board.letters:
-                raise ValueError(f"visible: expected 'visible SEAT LINEUP', got {line!r}")
-            self.visible[board.letters.index(parts[0])] = parts[1]
-        elif word == "start":
-            self.need_board("start")
-            if not self.engine.my_lineup:
-                self.engine.lineup("")
-            self.engine.begin(self.visible)
-            self.started = True
-        elif word == "go":
-            if not self.started:
-                raise ValueError("go: the game has not started (send start after the lineups)")
-            m = self.engine.choose()
-            board = self.need_board("go")
-            chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
-        elif word in EVENT_WORDS:
-            if not self.started:
-                raise ValueError(f"{word}: the game has not started")
-            ev = parse_event(self.need_board(word), line)
-            if ev.kind == "end":
-                self.started = False
-            else:
-                self.engine.observe(ev)
-        elif word == "error":
-            chan.log(f"referee says: {rest}")
-        else:
+                raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
+            self.engine.set_option(parts[1], parts[3])  # either refused, changing nothing, or done
+            return lambda: self.journal.options.append((parts[1], parts[3]))
+        if word == "newgame":
+            return self.check_new_game(rest.split())
+        if word == "error":
+            return lambda: chan.log(f"referee says: {rest}")
+        if word not in ("lineup", "visible", "start", "go") + EVENT_WORDS:
             raise ValueError(f"unknown command {word[:30]!r}")
+        board = j.board
+        if board is None:
+            raise ValueError(f"{word}: no newgame yet")
+        if word in ("lineup", "visible") and j.started:
+            raise ValueError(f"{word}: the game has started")
+        if word == "lineup":
+            given = rest.strip()
+            err = check_lineup(given) if given else None
+            if err is not None:
+                raise ValueError(f"lineup: {err}")
+            return lambda: self.lineup(chan, given)
+        if word == "visible":
+            return self.check_visible(board, rest.split())
+        if word == "start":
+            if j.started:
+                raise ValueError("start: the game has started already")
+            if not j.lineup:
+                raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
+            return self.start
+        if not j.started:
+            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
+        if word == "go":
+            return lambda: self.go(chan, board)
+        ev = parse_event(board, line)
+        if ev.kind == "end":
+            return self.end
+        problem = report_problem(self.engine.pos, self.engine.alive, ev)
+        if problem is not None:
+            raise ValueError(problem)
+        return lambda: self.observe(ev)
 
-    def need_board(self, what: str) -> Board:
-        if self.board is None:
-            raise ValueError(f"{what}: no newgame yet")
-        return self.board
+    def hello(self, chan: Channel) -> None:
+        chan.send(f"id name sanqi {__version__} ({build_kind()})")
+        chan.send("id author sanqi developers")
+        chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
+        chan.send("option name seed type spin default 0 min 0 max 2147483647")
+        chan.send("junqiok")
 
-    def new_game(self, words: list[str]) -> None:
+    def check_new_game(self, words: list[str]) -> Callable[[], None]:
         if len(words) < 2 or words[0] not in ("2p", "4p"):
             raise ValueError("newgame: expected 'newgame 2p|4p SEAT [key=value ...]'")
         board = Board(words[0])
         if len(words[1]) != 1 or words[1] not in board.letters:
-            raise ValueError(f"newgame: seat {words[1]!r} is not one of {' '.join(board.letters)}")
+            raise ValueError(f"newgame: seat {words[1][:10]!r} is not one of {' '.join(board.letters)}")
         rules = Rules(words[0])
         for item in words[2:]:
             key, eq, value = item.partition("=")
             if key in ("time", "movetime") and eq:
-                if not value.isdigit():
-                    raise ValueError(f"newgame: {item}: milliseconds expected")
+                if not (value.isascii() and value.isdigit()):
+                    raise ValueError(f"newgame: {item[:40]}: milliseconds expected")
                 continue
             rules.set(item)
-        self.board = board
-        self.visible = {}
-        self.started = False
-        self.engine.new_game(words[0], board.letters.index(words[1]), rules)
+        seat = board.letters.index(words[1])
+
+        def act() -> None:
+            self.journal.new_game(words[0], seat, rules)
+            self.engine.new_game(words[0], seat, rules)
+
+        return act
+
+    def lineup(self, chan: Channel, given: str) -> None:
+        text = self.engine.lineup(given)
+        self.journal.lineup = text
+        chan.send(f"lineup {text}")
+
+    def check_visible(self, board: Board, parts: list[str]) -> Callable[[], None]:
+        if len(parts) != 2 or len(parts[0]) != 1 or parts[0] not in board.letters:
+            raise ValueError(f"visible: expected 'visible SEAT LINEUP' with SEAT one of {' '.join(board.letters)}")
+        seat = board.letters.index(parts[0])
+        if seat == self.journal.seat:
+            raise ValueError(f"visible: {parts[0]} is our own seat")
+        err = check_lineup(parts[1])
+        if err is not None:
+            raise ValueError(f"visible {parts[0]}: {err}")
+        text = parts[1] if len(parts[1]) == 25 else parts[1].replace(".", "")
+
+        def act() -> None:
+            self.journal.visible[seat] = text
+
+        return act
+
+    def start(self) -> None:
+        self.journal.started = True
+        self.engine.begin(self.journal.visible)
+
+    def go(self, chan: Channel, board: Board) -> None:
+        m = self.engine.choose()
+        chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
+
+    def observe(self, ev: Event) -> None:
+        self.engine.observe(ev)
+        self.journal.events.append(ev)
+
+    def end(self) -> None:
+        self.journal.started = False

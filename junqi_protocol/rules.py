@@ -158,7 +158,7 @@ def why_illegal(board: Board, owner: list[int], kind: list[int], seat: int, frm:
         return f"the piece on {board.names[frm]} belongs to seat {board.letters[o]}"
     k = kind[frm]
     if k == MINE or k == FLAG:
-        return f"{'mines' if k == MINE else 'the flag'} never move"
+        return "a mine never moves" if k == MINE else "the flag never moves"
     if board.hq[frm]:
         return f"nothing leaves a headquarters ({board.names[frm]})"
     d = owner[to]

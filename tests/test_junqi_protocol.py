@@ -1,5 +1,7 @@
 """Junqi protocol transcripts against the installed ``sanqi`` over pipes: our line protocol and CCGC."""
 
+import pytest
+
 from junqi_protocol.board import Board
 from junqi_protocol.ccgc import CcgcProtocol
 from junqi_protocol.game import full_game
@@ -115,3 +117,157 @@ def test_forced_ccgc_protocol(session_factory):
     s.send("GO 0000 3 00")
     best = s.expect("BESTMOVE ")[0].split()[1]
     assert best[0] in "GHIJK"
+
+
+def refuses(s, line: str, named: str) -> None:
+    """The engine answers ``line`` with an error naming ``named``."""
+    s.send(line)
+    answer = s.expect("error")[0]
+    assert named in answer, (line, answer)
+
+
+def started_2p(s, seat: str = "S"):
+    s.send("junqi")
+    s.expect("junqiok")
+    s.send(f"newgame 2p {seat}")
+    s.send(f"lineup {LINEUP}")
+    s.expect("lineup ")
+    s.send("start")
+
+
+def test_reports_that_contradict_the_board_are_refused_and_change_nothing(session_factory):
+    s = session_factory()
+    started_2p(s)
+    for bad, named in (("move N G0-L1 EAT", "N has no piece on G0"),
+                       ("move N F1-L1 EAT", "F1-L1: L1 is not one road step"),  # a jump into S's headquarters
+                       ("marshal N L1", "L1 is not one of N's headquarters"),
+                       ("marshal S L1", "S's flag cannot stand on L1"),
+                       ("move S G0-F0 MOVE", "MOVE does not fit an occupied F0"),
+                       ("flag S S", "no opponent")):
+        refuses(s, bad, named)
+    s.send("move S G2-F2 EAT")  # a true report after the false ones
+    refuses(s, "move N F0-F1 MOVE", "F1 holds an ally of N")  # nothing above changed the board
+    s.send("go")
+    reply = s.expect("move ")[0].split()[1]
+    g = full_game("2p", [LINEUP, LINEUP])
+    g.start()
+    g.pos.apply(g.board.point("G2"), g.board.point("F2"), 1)
+    g.turn = 0
+    assert reply in {f"{g.board.names[a]}-{g.board.names[c]}" for a, c in g.legal_moves()}
+
+
+def test_bad_visible_line_is_refused_when_it_arrives(session_factory):
+    s = session_factory()
+    s.send("junqi")
+    s.expect("junqiok")
+    s.send("newgame 4p E info=open")
+    for bad, named in (("visible N abc", "25 letters"), ("visible E " + LINEUP, "our own seat"),
+                       ("visible X " + LINEUP, "SEAT one of"), ("visible N", "visible SEAT LINEUP")):
+        refuses(s, bad, named)
+    s.send("visible N " + LINEUP)
+    s.send("lineup")
+    s.expect("lineup ")
+    s.send("start")
+    s.send("move S S01-S11 MOVE")
+    s.send("go")
+    assert s.expect("move ")[0].startswith("move E")
+    refuses(s, "visible W " + LINEUP, "the game has started")
+
+
+def test_refused_lineup_leaves_start_refused_too(session_factory):
+    s = session_factory()
+    s.send("junqi")
+    s.expect("junqiok")
+    s.send("newgame 2p N")
+    refuses(s, "lineup jbccddeeffggghhhiiiajkklj", "mines go in the last two rows")
+    refuses(s, "start", "no lineup")
+    refuses(s, "go", "has not started")
+    letters = iter(LINEUP)
+    thirty = "".join("." if slot in (6, 8, 12, 16, 18) else next(letters) for slot in range(30))
+    s.send("lineup " + thirty)
+    assert s.expect("lineup ")[0] == f"lineup {LINEUP}"  # a dealt 30-letter lineup is answered in 25
+    s.send("start")
+    s.send("move S G0-F0 EAT")
+    s.send("go")
+    s.expect("move ")
+
+
+class Lines:
+    """A Channel stand-in: feeds lines, collects what the engine says."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.todo = list(lines)
+        self.said: list[str] = []
+        self.logged: list[str] = []
+
+    def get(self, timeout=None):
+        return self.todo.pop(0) if self.todo else None
+
+    def send(self, line: str) -> None:
+        self.said.append(line)
+
+    def log(self, line: str) -> None:
+        self.logged.append(line)
+
+
+def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatch):
+    from junqi_protocol.players import Engine
+
+    proto = JunqiProtocol()
+    setup = ["junqi", "setoption name player value random", "newgame 2p S", f"lineup {LINEUP}", "start",
+             "move S G0-F0 EAT"]
+    proto.run(Lines(setup))
+    before = list(proto.engine.pos.owner)
+    real = Engine.observe
+
+    failures = [RuntimeError("boom")]
+
+    def broken(self, ev):
+        real(self, ev)  # changes the board, then fails once, like a bug would
+        if failures:
+            raise failures.pop()
+
+    monkeypatch.setattr(Engine, "observe", broken)
+    chan = Lines(["move N F1-E1 MOVE"])
+    proto.run(chan)
+    assert chan.said == ["error internal error RuntimeError: boom"]
+    monkeypatch.setattr(Engine, "observe", real)
+    assert proto.engine.pos.owner == before and proto.engine.style == "random"
+    chan = Lines(["move N F1-E1 MOVE", "isready"])
+    proto.run(chan)
+    assert chan.said == ["readyok"]
+
+
+def ccgc_started(s) -> str:
+    s.send("INFO 1.0")
+    s.expect("NAME")
+    s.send("START 0 1800 31")
+    return s.expect("ARRAY ")[0].split()[1]
+
+
+def our_moves_after(array: str, ours: list[tuple[str, int]]) -> set[str]:
+    """Our legal moves after our own moves with the given results (the opponent's kinds do not matter)."""
+    g = full_game("2p", [array, LINEUP])
+    b = g.board
+    for move, result in ours:
+        g.pos.apply(b.point(move[:2]), b.point(move[2:]), result)
+    g.turn = 0
+    return {f"{b.names[a]}{b.names[c]}" for a, c in g.legal_moves()}
+
+
+@pytest.mark.parametrize("result_line", ["RESULT 7 00", "RESULT 3 Q9", None])
+def test_ccgc_unusable_or_missing_result_keeps_the_board_in_step(session_factory, result_line):
+    s = session_factory(["--protocol", "ccgc"])
+    array = ccgc_started(s)
+    s.send("GO 0000 3 00")
+    first = s.expect("BESTMOVE ")[0].split()[1]
+    if result_line:
+        s.send(result_line)
+    s.send("GO F0E0 3 00")
+    second = s.expect("BESTMOVE ")[0].split()[1]
+    contested = first[2] == "F"
+    # What we settle on: a plain move to an empty point; a contested move taken as lost.
+    assert second in our_moves_after(array, [(first, 2 if contested else 0)]) - {first}
+    s.send("END 2")
+    assert s.proc.wait(5) == 0
+    assert "END 2: abnormal end" in s.proc.stderr.read().decode()

@@ -158,3 +158,69 @@ def test_rules_options():
     for bad in ("info=half", "speed=3", "nocapture=x", "oops"):
         with pytest.raises(ValueError):
             Rules("2p", bad)
+
+
+def test_nocapture_counts_turns_without_a_removal():
+    # nocapture=N: once N turns in a row (moves and passes of any player) removed no piece, the
+    # player whose turn comes next is out (nocapture_loses=1) or the game is drawn (0).
+    g = full_game("2p", [LINEUP, LINEUP], "nocapture=31 passes=99")
+    g.start()
+    for _ in range(30):
+        g.pass_turn()
+    assert not g.over and g.quiet == 30
+    assert [e.text(g.board) for e in g.pass_turn()] == ["pass S pass", "out N nocapture", "gameover S nocapture"]
+    g = full_game("2p", [LINEUP, LINEUP], "nocapture=31 passes=99")
+    g.start()
+    b = g.board
+    for _ in range(29):
+        g.pass_turn()
+    assert g.turn == 1
+    g.move(b.point("F0"), b.point("G0"))  # a collision: the count starts again
+    assert g.quiet == 0
+    for _ in range(30):
+        g.pass_turn()
+    assert not g.over
+
+
+def reported(g: Game, line: str):
+    from junqi_protocol.game import parse_event, report_problem
+
+    return report_problem(g.pos, g.alive, parse_event(g.board, line))
+
+
+def test_reports_that_contradict_the_board_are_named():
+    g = full_game("2p", [LINEUP, LINEUP])
+    g.start()
+    view = g.pos
+    for p in range(g.board.size):  # S's view: N's kinds are hidden
+        if view.owner[p] == 1:
+            view.kind[p] = -1
+    assert reported(g, "move S G0-F0 EAT") is None
+    assert reported(g, "move N F0-G0 BOMB") is None
+    assert reported(g, "move N F1-G1 BOMB") == "move: F1-G1: no clear railway path from F1 to G1"  # the mountain
+    assert reported(g, "move N G0-L1 EAT") == "move: N has no piece on G0"
+    assert reported(g, "move N F1-L1 EAT").startswith("move: F1-L1: L1 is not one road step")
+    assert reported(g, "move N A1-B1 MOVE") == "move: B1 holds an ally of N"
+    g.pos.owner[g.board.point("B1")] = -1
+    assert reported(g, "move N A1-B1 MOVE").startswith("move: A1-B1: nothing leaves a headquarters")
+    assert reported(g, "move S K4-J3 MOVE") == "move: K4-J3: a mine never moves"  # into the camp J3
+    assert reported(g, "move S G0-H0 MOVE") == "move: H0 holds an ally of S"
+    assert reported(g, "move S G1-F1 MOVE") == "move: MOVE does not fit an occupied F1"
+    assert reported(g, "move N F0-G0 KILLED") is None  # a hidden attacker: any result some kind can give
+    assert reported(g, "marshal N L1") == "marshal: L1 is not one of N's headquarters"
+    assert reported(g, "marshal N A1") is None
+    assert reported(g, "marshal S L1") == "marshal: S's flag cannot stand on L1"  # S's flag is on L3
+    assert reported(g, "marshal S L3") == "marshal: S's 司令 is still on the board"
+    assert reported(g, "flag N N") == "flag: 'N' is no opponent of N still playing"
+    g.eliminate(1, "crash")
+    assert reported(g, "pass N pass") == "pass: N is out already"
+
+
+def test_results_that_no_kinds_can_give_are_named():
+    g = full_game("2p", [LINEUP, LINEUP])
+    g.start()
+    # Every kind known (info=open): S's 司令 on G0 against N's brigade on F0 can only win.
+    assert reported(g, "move S G0-F0 EAT") is None
+    assert reported(g, "move S G0-F0 KILLED") == "move: KILLED cannot happen when a marshal on G0 attacks a brigade on F0"
+    assert reported(g, "move S G0-F0 BOMB").startswith("move: BOMB cannot happen")
+    assert reported(g, "move S G0-F0 MOVE") == "move: MOVE does not fit an occupied F0"
