@@ -14,6 +14,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
+# As if the environment running the tests were activated: a command such as ``sanqi referee … sanqi``
+# finds the sanqi installed beside this interpreter, not another one (or none) on PATH.
+os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
 def sanqi_command() -> list[str]:
