@@ -7,5 +7,8 @@ so the protocol is fixed rather than detected. Extra arguments (``--version``) s
 import sys
 
 from engine_core.cli import main
+from onefile_guard import install
+
+install()
 
 sys.exit(main(["--protocol", "gomocup", *sys.argv[1:]]))

@@ -3,5 +3,8 @@
 import sys
 
 from engine_core.cli import main
+from onefile_guard import install
+
+install()
 
 sys.exit(main())
