@@ -63,18 +63,33 @@ def events_lineup(rng: random.Random) -> str:
     return "".join(rows).replace(".", "")
 
 
+def go_clock(words: list[str]) -> tuple[int, int]:
+    """``time`` and ``movetime`` (ms, 0 when absent) from the words after ``go``; a value that is not
+    a number is left out rather than refused, since the referee wants a move all the same.
+
+    >>> go_clock("time 60000 movetime 300".split()), go_clock(["movetime", "x"])
+    ((60000, 300), (0, 0))
+    """
+    got = {"time": 0, "movetime": 0}
+    for name, value in zip(words[::2], words[1::2]):
+        if name in got and value.isdigit():
+            got[name] = int(value)
+    return got["time"], got["movetime"]
+
+
 def think_ms(time_ms: int, movetime_ms: int) -> int:
-    """The search's budget: well inside the move's limit, leaving room for beliefs and the pipe.
+    """The search's budget: well inside the move's limit, leaving room for beliefs, the pipe and
+    a loaded machine's scheduling (measured overshoots reach about half the budget).
 
     >>> think_ms(600000, 300), think_ms(0, 0), think_ms(3000, 10000)
-    (190, 1000, 50)
+    (140, 1000, 30)
     """
     if time_ms <= 0 and movetime_ms <= 0:
         return UNTIMED_MS
     limit = movetime_ms if movetime_ms > 0 else time_ms
     if time_ms > 0:
         limit = min(limit, time_ms // MOVES_AHEAD)
-    return max(10, limit * 7 // 10 - 20)
+    return max(10, limit * 11 // 20 - 25)
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}

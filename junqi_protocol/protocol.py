@@ -15,14 +15,14 @@ from engine_core.loop import Channel, answer
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules, parse_event, report_problem
 from junqi_protocol.journal import Journal
-from junqi_protocol.players import STYLES, Engine
+from junqi_protocol.players import STYLES, Engine, go_clock
 from junqi_protocol.rules import check_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
 
 def new_engine() -> Engine:
-    return Engine("events")
+    return Engine()
 
 
 class JunqiProtocol:
@@ -95,7 +95,7 @@ class JunqiProtocol:
         if not j.started:
             raise ValueError(f"{word}: the game has not started (send start after the lineups)")
         if word == "go":
-            return lambda: self.go(chan, board)
+            return lambda: self.go(chan, board, rest.split())
         ev = parse_event(board, line)
         if ev.kind == "end":
             return self.end
@@ -158,8 +158,8 @@ class JunqiProtocol:
         self.journal.started = True
         self.engine.begin(self.journal.visible)
 
-    def go(self, chan: Channel, board: Board) -> None:
-        m = self.engine.choose()
+    def go(self, chan: Channel, board: Board, words: list[str]) -> None:
+        m = self.engine.choose(*go_clock(words))
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
 
     def observe(self, ev: Event) -> None:

@@ -4,8 +4,10 @@ Each world fixes every hidden kind by one sampled deployment (:class:`Deployment
 move is scored in every world by the shared core (:class:`engine_core.search.Searcher`: its
 iterative deepening, transposition table, quiescence over attacks, killer and history ordering)
 searching the replies to a fixed depth; a move's value is its mean over the worlds, so an attack
-is judged by what it meets across the deployments still possible. Depth grows while time is
-left; the deepest depth finished in enough worlds decides.
+is judged by what it meets across the deployments still possible. The first pass scores every
+move statically in every world; the deeper passes look only at the best few of it (the search
+is too slow in Python to look deeper at all of them). Depth grows while time is left; the
+deepest pass finished in enough worlds decides.
 """
 
 import random
@@ -23,6 +25,7 @@ from junqi_protocol.position import JunqiPosition, zobrist_keys
 WORLDS = 6
 MIN_WORLDS = 3  # a deeper pass counts only when finished in this many worlds (or all there are)
 MAX_DEPTH = 8
+CANDIDATES = 8  # root moves searched beyond the first, static pass
 
 
 class Planner:
@@ -77,6 +80,10 @@ class Planner:
             if done >= min(MIN_WORLDS, len(samples)) or (depth == 1 and done > 0):
                 best = [t / done for t in totals]
                 self.depth = depth
+                if depth == 1:
+                    ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
+                    roots = [roots[i] for i in ranked]
+                    best = [best[i] for i in ranked]
             if done < len(samples) or time.perf_counter() >= deadline:
                 break
             # Each deeper pass costs several times the last: do not start one that cannot finish.
@@ -91,6 +98,7 @@ class Planner:
     def _score(self, pos: JunqiPosition, roots: list[tuple[int, int]], depth: int, deadline: float) -> Optional[list[float]]:
         """Each root move's value in one world (replies searched to ``depth - 1``), or None on time."""
         out: list[float] = []
+        slowest = 0.0  # the longest search of one move so far: do not start one that would end late
         for frm, to in roots:
             pos.make(pos.move_of(frm, to))
             ruled = pos.rule_score(1)
@@ -100,14 +108,16 @@ class Planner:
                 out.append(float(-pos.evaluate()))
                 self.nodes += 1
             else:
-                left = int((deadline - time.perf_counter()) * 1000)
-                if left <= 0:
+                now = time.perf_counter()
+                left = int((deadline - now) * 1000)
+                if now + slowest >= deadline:
                     pos.unmake()
                     return None
                 limits = Limits()
                 limits.depth = depth - 1
                 limits.hard_ms = left
                 lines = self.searcher.think(pos, limits)
+                slowest = max(slowest, time.perf_counter() - now)
                 self.nodes += self.searcher.nodes
                 if self.searcher.stopped:
                     pos.unmake()
