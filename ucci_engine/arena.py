@@ -1,0 +1,268 @@
+"""Xiangqi for ``sanqi match --game xiangqi``: engine processes over UCCI or UCI, our Position as referee.
+
+The game itself is ``ucci_engine.match.play_game`` (legality, clocks, mate, the league repetition
+rule, 60 moves without a capture, resignation, the ply limit); this module gives it players that
+speak either dialect, may search to a fixed depth or node count (results that do not depend on the
+machine's speed), log their stderr and the time of every move, and writes each game as a PGN that
+the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as ``H2-E2``).
+
+>>> print(pgn_text(PgnGame(3, ("new", "old"), START_FEN, ["h2e2", "h9g7"], [120, 80], "1/2-1/2", "adjudicated", "600+0")))
+[Game "Chinese Chess"]
+[Event "sanqi match"]
+[Round "3"]
+[Red "new"]
+[Black "old"]
+[Result "1/2-1/2"]
+[Format "ICCS"]
+[Termination "adjudicated"]
+[TimeControl "600+0"]
+[MoveTimes "120 80"]
+<BLANKLINE>
+1. H2-E2 H9-G7
+1/2-1/2
+<BLANKLINE>
+<BLANKLINE>
+"""
+
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from argparse import ArgumentParser, Namespace
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Optional
+
+from engine_core.arena import Job, Outcome
+from engine_core.args import UsageError, positive_int, program
+from ucci_engine.match import GameResult, UcciPlayer, play_game, sanqi_command, time_control
+from ucci_engine.position import START_FEN, FenError, Position
+
+if TYPE_CHECKING:
+    from engine_core.matchcli import EngineSpec
+
+BALANCED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "balanced.epd")
+DEFAULT_PROTO = "ucci"
+HANDSHAKE_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class XEngine:
+    """An engine's command, dialect, options and search limit (``go depth``/``go nodes`` instead of clocks)."""
+
+    command: tuple[str, ...]
+    proto: str
+    options: tuple[tuple[str, str], ...]
+    depth: int = 0
+    nodes: int = 0
+
+
+class StartFailed(Exception):
+    """The engine did not start or did not finish its handshake."""
+
+
+class Player(UcciPlayer):
+    """A :class:`UcciPlayer` that may speak UCI, search to a fixed limit and keep its stderr."""
+
+    def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
+        self.command = list(engine.command)
+        self.engine = engine
+        self.times = times  # milliseconds per ply, shared by both players of a game
+        err: Optional[IO[bytes]] = open(log, "ab") if log else None
+        try:
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=err or subprocess.DEVNULL, text=True, bufsize=1)
+        except OSError as exc:
+            raise StartFailed(f"cannot start {shlex.join(self.command)}: {exc}") from None
+        finally:
+            if err is not None:
+                err.close()
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        if engine.proto == "uci":
+            self.send("uci")
+            self.expect("uciok")
+            for name, value in engine.options:
+                self.send(f"setoption name {name} value {value}")
+            self.send("isready")
+            self.expect("readyok")
+        else:
+            self.send("ucci")
+            self.expect("ucciok")
+            self.send("setoption usemillisec true")
+            for name, value in engine.options:
+                self.send(f"setoption {name} {value}")  # UCCI's own form (see ucci_engine.match)
+
+    def expect(self, word: str) -> None:
+        if self.wait_for(word, HANDSHAKE_SECONDS) is None:
+            self.close()
+            raise StartFailed(f"{shlex.join(self.command)}: no {word}")
+
+    def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
+        if self.engine.depth:
+            return f"go depth {self.engine.depth}"
+        if self.engine.nodes:
+            return f"go nodes {self.engine.nodes}"
+        if self.engine.proto == "uci":
+            red, black = (mine, theirs) if red_to_move else (theirs, mine)
+            return f"go wtime {red} btime {black} winc {inc} binc {inc}"
+        return f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}"
+
+    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
+        red_to_move = (fen.split()[1:2] != ["b"]) == (len(moves) % 2 == 0)
+        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        start = time.monotonic()
+        self.send(self.go(red_to_move, mine, inc, theirs))
+        limited = self.engine.depth or self.engine.nodes
+        line = self.wait_for("bestmove", HANDSHAKE_SECONDS * 10 if limited else mine / 1000 + 2.0)
+        spent = time.monotonic() - start
+        self.times.append(int(spent * 1000))
+        return line or "", 0.0 if limited else spent
+
+
+def read_book(path: str) -> list[str]:
+    """FENs from a FEN or EPD file (EPD: four fields, then ``opcode operand;`` operations), ``#`` comments.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as fh:
+    ...     _ = fh.write('# a comment\\n' + START_FEN.rsplit(' ', 2)[0] + ' id "start";\\n')
+    >>> read_book(fh.name) == [START_FEN.rsplit(' ', 2)[0] + ' 0 1']
+    True
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(fh, 1)]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read openings from {path!r}: {exc}") from None
+    fens = []
+    for n, text in lines:
+        if not text:
+            continue
+        fields = text.split()
+        epd = len(fields) < 6 or not (fields[4].isdigit() and fields[5].rstrip(";").isdigit())
+        fen = " ".join(fields[:4] + ["0", "1"]) if epd else " ".join(fields[:6])
+        try:
+            Position.from_fen(fen)
+        except FenError as exc:
+            raise UsageError(f"{path}:{n}: {exc}") from None
+        fens.append(fen)
+    if not fens:
+        raise UsageError(f"{path}: no opening in it")
+    return fens
+
+
+@dataclass(frozen=True)
+class PgnGame:
+    round: int
+    names: tuple[str, str]  # red, black
+    fen: str
+    moves: list[str]
+    times: list[int]
+    result: str
+    termination: str
+    tc: str
+
+
+def pgn_text(game: PgnGame) -> str:
+    """One game as PGN: ICCS moves, no comments (cchess reads no comments); clocks in ``MoveTimes`` (ms)."""
+    tags = [("Game", "Chinese Chess"), ("Event", "sanqi match"), ("Round", str(game.round)), ("Red", game.names[0]),
+            ("Black", game.names[1]), ("Result", game.result)]
+    if game.fen != START_FEN:
+        tags.append(("FEN", game.fen))
+    tags += [("Format", "ICCS"), ("Termination", game.termination), ("TimeControl", game.tc),
+             ("MoveTimes", " ".join(str(t) for t in game.times))]
+    iccs = [f"{m[:2].upper()}-{m[2:].upper()}" for m in game.moves]
+    lines = [f"{k // 2 + 1}. " + " ".join(iccs[k:k + 2]) for k in range(0, len(iccs), 2)]
+    head = "\n".join(f'[{k} "{v.replace(chr(34), chr(39))}"]' for k, v in tags)
+    return head + "\n\n" + "\n".join(lines + [game.result]) + "\n\n"
+
+
+def forfeit_kind(reason: str, loser: Player) -> str:
+    """time, illegal or crash for a lost game's reason; '' when the game was lost over the board."""
+    if "over time" in reason:
+        return "time"
+    if "illegal" in reason:
+        return "illegal"
+    if "no move" in reason:
+        return "crash" if loser.proc.poll() is not None else "time"
+    return ""
+
+
+@dataclass(frozen=True)
+class XiangqiSetup:
+    engines: tuple[XEngine, XEngine]
+    names: tuple[str, str]
+    fens: tuple[str, ...]
+    base_ms: int
+    inc_ms: int
+    max_plies: int = 300
+    log_dir: Optional[str] = None
+    in_process: bool = False
+
+    @property
+    def openings(self) -> int:
+        return len(self.fens)
+
+    def log(self, job: Job, colour: str) -> Optional[str]:
+        return os.path.join(self.log_dir, f"game{job.number}-{colour}.log") if self.log_dir else None
+
+    def play(self, job: Job) -> Outcome:
+        order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
+        fen = self.fens[job.opening]
+        times: list[int] = []
+        players: list[Player] = []
+        try:
+            for colour, engine in zip(("red", "black"), order):
+                try:
+                    players.append(Player(self.engines[engine], self.log(job, colour), times))
+                except StartFailed as exc:
+                    return Outcome(job.number, 1.0 if engine else 0.0, f"{self.names[engine]} did not start: {exc}",
+                                   0, [(engine, "crash")])
+            result = play_game(players[0], players[1], self.base_ms, self.inc_ms, self.max_plies, fen)
+        finally:
+            for player in players:
+                player.close()
+        return self.outcome(job, order, fen, result, times, players)
+
+    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int],
+                players: list[Player]) -> Outcome:
+        score = result.score if order[0] == 0 else 1.0 - result.score
+        forfeits = []
+        if result.score != 0.5:
+            loser = 1 if result.score == 1.0 else 0  # colour index
+            kind = forfeit_kind(result.reason, players[loser])
+            if kind:
+                forfeits.append((order[loser], kind))
+        tc = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
+        text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, result.moves,
+                                times[:len(result.moves)], {1.0: "1-0", 0.0: "0-1"}.get(result.score, "1/2-1/2"),
+                                result.reason, tc))
+        return Outcome(job.number, score, result.reason, len(result.moves), forfeits, {f"game{job.number:05d}.pgn": text})
+
+
+def add_options(p: ArgumentParser) -> None:
+    p.add_argument("--tc", type=time_control, default="10+0.1", metavar="BASE+INC",
+                   help="xiangqi: seconds per game + seconds added per move")
+    p.add_argument("--max-plies", type=positive_int, default=300, help="xiangqi: plies after which a game is a draw")
+
+
+def xengine(spec: "EngineSpec") -> XEngine:
+    if spec.proto not in ("ucci", "uci"):
+        raise UsageError(f"{spec.name}: xiangqi engines speak proto=ucci or proto=uci, not {spec.proto!r}")
+    limits = {"depth": 0, "nodes": 0}
+    for key, value in spec.settings:
+        if key not in limits:
+            raise UsageError(f"{spec.name}: unknown key {key}= (xiangqi engines take depth= and nodes=)")
+        if not value.isdigit() or int(value) < 1:
+            raise UsageError(f"{spec.name}: {key}={value} is not a whole number of at least 1")
+        limits[key] = int(value)
+    command = sanqi_command() + shlex.split(spec.cmd)[1:] if shlex.split(spec.cmd)[:1] == ["sanqi"] else shlex.split(program(spec.cmd))
+    return XEngine(tuple(command), spec.proto, spec.options, limits["depth"], limits["nodes"])
+
+
+def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> XiangqiSetup:
+    engines = (xengine(specs[0]), xengine(specs[1]))
+    fens = tuple(read_book(opts.openings or BALANCED))
+    base_ms, inc_ms = opts.tc
+    return XiangqiSetup(engines, (specs[0].name, specs[1].name), fens, base_ms, inc_ms, opts.max_plies, opts.engine_log)
