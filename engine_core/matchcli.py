@@ -9,13 +9,15 @@ this module imports no game.
 
 import argparse
 import os
+import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Optional
 
 from engine_core.arena import LocalPool, Pool, Setup, run_match, schedule, table
-from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int
+from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int, program
 from engine_core.stats import Sprt
 
 
@@ -31,6 +33,24 @@ class EngineSpec:
 
     def setting(self, key: str, default: str = "") -> str:
         return dict(self.settings).get(key, default)
+
+
+def engine_command(cmd: str) -> str:
+    """A command that can be started: a leading ``sanqi`` is the sanqi of this environment (a venv need not be
+    on PATH); anything else must be on PATH or a path. UsageError otherwise."""
+    try:
+        words = shlex.split(cmd)
+    except ValueError as exc:
+        raise UsageError(f"cannot split the command {cmd!r}: {exc}") from None
+    if words[:1] == ["sanqi"]:
+        beside = os.path.join(os.path.dirname(sys.executable), "sanqi")
+        found = beside if os.path.isfile(beside) else shutil.which("sanqi")
+        words[:1] = [found] if found else [sys.executable, "-m", "engine_core"]
+    try:
+        program(shlex.join(words))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
+    return shlex.join(words)
 
 
 def key_values(words: list[str], where: str) -> dict[str, str]:

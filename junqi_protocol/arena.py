@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from engine_core.arena import Job, Outcome
-from engine_core.args import UsageError, positive_float, program
+from engine_core.args import UsageError, positive_float
+from engine_core.matchcli import engine_command
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import Agent
+from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import Referee, make_agent, split_spec
 from junqi_protocol.rules import check_lineup
@@ -140,11 +142,13 @@ def add_options(p: ArgumentParser) -> None:
 
 def engine_form(spec: "EngineSpec") -> str:
     """The referee's ENGINE form of an ``--engine``: ``proto=ccgc`` gives ``ccgc:COMMAND`` and so on."""
-    if spec.proto in ("", "builtin"):
+    if spec.proto == "builtin" or (not spec.proto and spec.cmd in STYLES):
+        if spec.cmd not in STYLES:
+            raise UsageError(f"{spec.name}: the built-in junqi players are {', '.join(STYLES)}")
         return spec.cmd
-    if spec.proto not in ("junqi", "ccgc"):
+    if spec.proto not in ("", "junqi", "ccgc"):
         raise UsageError(f"{spec.name}: junqi engines speak proto=junqi or proto=ccgc, or are built in (random, events)")
-    return f"{spec.proto}:{spec.cmd}"
+    return f"{spec.proto or 'junqi'}:{engine_command(spec.cmd)}"
 
 
 def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> JunqiSetup:
@@ -153,10 +157,7 @@ def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> JunqiSetup:
             raise UsageError(f"{spec.name}: junqi engines take no {', '.join(k for k, _ in spec.settings)}=")
     forms = [engine_form(s) for s in specs]
     for form in forms:
-        kind, command = split_spec(form)
-        if kind != "builtin":
-            program(command)
-        if kind == "ccgc" and opts.variant == "4p":
+        if split_spec(form)[0] == "ccgc" and opts.variant == "4p":
             raise UsageError("CCGC engines play only the two-player game (--variant 2p)")
     try:
         Rules(opts.variant, opts.rules)

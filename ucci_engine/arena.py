@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Optional
 
 from engine_core.arena import Job, Outcome
-from engine_core.args import UsageError, positive_int, program
-from ucci_engine.match import GameResult, UcciPlayer, play_game, sanqi_command, time_control
+from engine_core.args import UsageError, positive_int
+from engine_core.matchcli import engine_command
+from ucci_engine.match import GameResult, UcciPlayer, play_game, time_control
 from ucci_engine.position import START_FEN, FenError, Position
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ def xengine(spec: "EngineSpec") -> XEngine:
         if not value.isdigit() or int(value) < 1:
             raise UsageError(f"{spec.name}: {key}={value} is not a whole number of at least 1")
         limits[key] = int(value)
-    command = sanqi_command() + shlex.split(spec.cmd)[1:] if shlex.split(spec.cmd)[:1] == ["sanqi"] else shlex.split(program(spec.cmd))
+    command = shlex.split(engine_command(spec.cmd))
     return XEngine(tuple(command), spec.proto, spec.options, limits["depth"], limits["nodes"])
 
 

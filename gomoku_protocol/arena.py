@@ -1,0 +1,306 @@
+"""Gomoku for ``sanqi match --game gomoku``: two Gomocup brain processes under the referee's discipline.
+
+As Piskvork and GomocupJudge run them: each brain is told the board size, ``timeout_turn``,
+``timeout_match``, ``max_memory``, the rule and, before every move, ``time_left``; its first move of
+a game is asked with ``BOARD`` (the opening's stones, 1 its own, 2 the other's), later ones with
+``TURN``. The idle brain is suspended (SIGSTOP on its process group) while the other thinks. A reply
+may come up to 1 s after its turn's or the game's time is up (the official tolerance); later is a
+loss on time, as is a resident memory over ``max_memory``, an illegal or malformed move, or an exit.
+``proto=builtin cmd=baseline`` is the in-process one-ply pattern player of ``sanqi gomoku-match``.
+
+Openings: one a line, either ``dx,dy, dx,dy, …`` offsets from the centre (the format of
+gomoku_protocol/data/openings.txt) or c-gomoku-cli's ``h8i9j10`` positions. Each game is written as a
+Piskvork ``.psq`` file and appended to ``games.sgf`` (as c-gomoku-cli writes it).
+
+>>> read_book_text("# c\\n0,0, 1,0\\nh8i9\\n", 15)
+[[(7, 7), (8, 7)], [(7, 7), (8, 8)]]
+>>> sgf_game(15, ("a", "b"), [(7, 7), (8, 8)], "B+", "five")
+'(;FF[4]GM[4]SZ[15]PB[a]PW[b]RE[B+]C[five];B[hh];W[ii])\\n'
+"""
+
+import os
+import queue
+import signal
+import time
+from argparse import ArgumentParser, Namespace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from engine_core.arena import Job, Outcome
+from engine_core.args import UsageError, int_between, natural_int, positive_int
+from engine_core.matchcli import engine_command
+from gomoku_protocol.match import OPENINGS, RENJU_MOVE_LIMIT, baseline_move, read_openings
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, Board
+from gomoku_protocol.record import parse_pos, write_psq
+from junqi_protocol.engine_process import EngineProcess, StartError
+
+if TYPE_CHECKING:
+    from engine_core.matchcli import EngineSpec
+
+DEFAULT_PROTO = "gomocup"
+TOLERANCE_MS = 1000
+START_SECONDS = 30.0
+NOISE = ("MESSAGE", "DEBUG", "UNKNOWN", "ERROR", "SUGGEST", "OK")
+
+
+class Forfeit(Exception):
+    """The brain lost the game by the referee's discipline: ``kind`` is time, illegal or crash."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+
+
+def read_book_text(text: str, size: int) -> list[list[tuple[int, int]]]:
+    """Openings in either format, as absolute (x, y) stones, those that fit a ``size`` board only."""
+    out = []
+    c = size // 2
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            stones = parse_pos(line) if line[0].isalpha() else [(c + dx, c + dy) for dx, dy in read_openings(line)[0]]
+        except ValueError as exc:
+            raise UsageError(f"openings line {n}: {exc}") from None
+        if len(set(stones)) == len(stones) and all(0 <= x < size and 0 <= y < size for x, y in stones):
+            out.append(stones)
+    return out
+
+
+def sgf_game(size: int, names: tuple[str, str], moves: list[tuple[int, int]], result: str, reason: str) -> str:
+    """One game in SGF (GM[4] is gomoku), black first, coordinates as letters from ``a`` = 0."""
+    body = "".join(f";{'BW'[n % 2]}[{chr(97 + x)}{chr(97 + y)}]" for n, (x, y) in enumerate(moves))
+    return f"(;FF[4]GM[4]SZ[{size}]PB[{names[0]}]PW[{names[1]}]RE[{result}]C[{reason}]{body})\n"
+
+
+@dataclass(frozen=True)
+class Limits:
+    turn_ms: int
+    match_ms: int
+    memory: int
+    rule: int
+    size: int
+
+
+class Seat:
+    """An in-process baseline: moves at once, never forfeits."""
+
+    def open(self, limits: Limits) -> None:
+        return None
+
+    def move(self, board: Board, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
+        return board.xy(baseline_move(board))
+
+    def close(self) -> None:
+        return None
+
+
+class BrainProcess(Seat):
+    """A Gomocup brain over pipes, suspended whenever it is not its turn."""
+
+    def __init__(self, command: str, log: Optional[str]) -> None:
+        self.command = command
+        self.log = log
+        self.proc: Optional[EngineProcess] = None
+        self.told = False  # whether this game's stones were sent (BOARD), so later moves come as TURN
+        self.limits = Limits(0, 0, 0, 0, 15)
+
+    def signal(self, sig: signal.Signals) -> None:
+        if self.proc is not None and not self.proc.exited():
+            try:
+                os.killpg(self.proc.proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def reply(self, deadline: float, want_move: bool) -> str:
+        assert self.proc is not None
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Forfeit("time", "no reply in time")
+            try:
+                line = self.proc.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise Forfeit("crash", "the brain exited")
+            word = line.split()[0].upper()
+            if want_move and word in NOISE:
+                continue
+            return line
+
+    def open(self, limits: Limits) -> None:
+        self.limits = limits
+        self.told = False
+        try:
+            self.proc = EngineProcess(self.command, self.log)
+        except StartError as exc:
+            raise Forfeit("crash", str(exc)) from None
+        self.proc.send(f"START {limits.size}")
+        answer = self.reply(time.monotonic() + START_SECONDS, False)
+        if answer.split()[0].upper() != "OK":
+            raise Forfeit("crash", f"START answered {answer[:60]!r}")
+        for key, value in (("timeout_turn", limits.turn_ms), ("timeout_match", limits.match_ms),
+                           ("max_memory", limits.memory), ("rule", limits.rule), ("game_type", 1)):
+            self.proc.send(f"INFO {key} {value}")
+        self.signal(signal.SIGSTOP)
+
+    def move(self, board: Board, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
+        assert self.proc is not None
+        self.signal(signal.SIGCONT)
+        self.proc.send(f"INFO time_left {time_left}")
+        if not self.told:
+            first = len(history) % 2  # parity of this brain's stones: black moved first
+            stones = [f"{x},{y},{1 if n % 2 == first else 2}" for n, (x, y) in enumerate(history)]
+            self.proc.send("\n".join(["BOARD", *stones, "DONE"]) if history else "BEGIN")
+        else:
+            x, y = history[-1]
+            self.proc.send(f"TURN {x},{y}")
+        limit = min(self.limits.turn_ms or 10**9, max(0, time_left))
+        line = self.reply(time.monotonic() + (limit + TOLERANCE_MS) / 1000, True)
+        self.signal(signal.SIGSTOP)
+        self.told = True
+        over = resident_bytes(self.proc.proc.pid)
+        if self.limits.memory and over > self.limits.memory:
+            raise Forfeit("crash", f"{over} bytes resident, over max_memory {self.limits.memory}")
+        parts = line.replace(" ", "").split(",")
+        if len(parts) != 2 or not all(p.lstrip("-").isdigit() and len(p) < 6 for p in parts):
+            raise Forfeit("illegal", f"not a move: {line[:60]!r}")
+        return int(parts[0]), int(parts[1])
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.signal(signal.SIGCONT)
+            self.proc.send("END")
+            self.proc.stop()
+
+
+def resident_bytes(pid: int) -> int:
+    """Resident memory of a process from /proc (0 where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+@dataclass(frozen=True)
+class GomokuSetup:
+    commands: tuple[str, str]  # '' for the built-in baseline
+    names: tuple[str, str]
+    book: tuple[tuple[tuple[int, int], ...], ...]
+    limits: Limits
+    log_dir: Optional[str] = None
+
+    @property
+    def openings(self) -> int:
+        return len(self.book)
+
+    @property
+    def in_process(self) -> bool:
+        return not any(self.commands)
+
+    def seat(self, engine: int, job: Job, colour: str) -> Seat:
+        if not self.commands[engine]:
+            return Seat()
+        log = os.path.join(self.log_dir, f"game{job.number}-{colour}.log") if self.log_dir else None
+        return BrainProcess(self.commands[engine], log)
+
+    def play(self, job: Job) -> Outcome:
+        opening = list(self.book[job.opening])
+        # The engine listed first plays the side to move after the opening, unless swapped.
+        to_move = len(opening) % 2  # 0: black to move
+        first = 1 if job.swapped else 0
+        order = (first, 1 - first) if to_move == 0 else (1 - first, first)  # engine playing black, white
+        seats = [self.seat(order[0], job, "black"), self.seat(order[1], job, "white")]
+        try:
+            winner, reason, moves, times, forfeits = self.game(seats, order, opening)
+        finally:
+            for s in seats:
+                s.close()
+        score = 0.5 if winner < 0 else 1.0 if order[winner] == 0 else 0.0
+        names = (self.names[order[0]], self.names[order[1]])
+        size = self.limits.size
+        result = {0: "B+", 1: "W+"}.get(winner, "0")
+        records = {f"game{job.number:05d}.psq": write_psq(size, size, moves, times, names),
+                   "games.sgf": sgf_game(size, names, moves, result, reason)}
+        return Outcome(job.number, score, reason, len(moves), forfeits, records)
+
+    def game(self, seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]]
+             ) -> tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, str]]]:
+        """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits."""
+        lim = self.limits
+        b = Board(lim.size, lim.size, lim.rule)
+        moves: list[tuple[int, int]] = []
+        times: list[int] = []
+        for x, y in opening:
+            b.play(b.index(x, y), b.side)
+            moves.append((x, y))
+            times.append(0)
+        left = [lim.match_ms or 10**9, lim.match_ms or 10**9]
+        for colour, s in enumerate(seats):
+            try:
+                s.open(lim)
+            except Forfeit as exc:
+                return 1 - colour, f"{'black' if colour == 0 else 'white'} {exc.kind}: {exc}", moves, times, [(order[colour], exc.kind)]
+        while True:
+            if b.full() or (b.renju and len(moves) >= RENJU_MOVE_LIMIT):
+                return -1, "board full" if b.full() else "move limit", moves, times, []
+            colour = len(moves) % 2
+            who = "black" if colour == 0 else "white"
+            t0 = time.monotonic()
+            try:
+                x, y = seats[colour].move(b, moves, colour, left[colour])
+                spent = int((time.monotonic() - t0) * 1000)
+                left[colour] -= spent
+                if left[colour] < -TOLERANCE_MS or (lim.turn_ms and spent > lim.turn_ms + TOLERANCE_MS):
+                    raise Forfeit("time", f"took {spent} ms")
+                if not (0 <= x < lim.size and 0 <= y < lim.size) or not b.legal(b.index(x, y), b.side):
+                    raise Forfeit("illegal", f"illegal move {x},{y}")
+            except Forfeit as exc:
+                return 1 - colour, f"{who} {exc.kind}: {exc}", moves, times, [(order[colour], exc.kind)]
+            m = b.index(x, y)
+            won = b.wins_at(m, b.side)
+            b.play(m, b.side)
+            moves.append((x, y))
+            times.append(spent)
+            if won:
+                return colour, "five", moves, times, []
+
+
+def add_options(p: ArgumentParser) -> None:
+    p.add_argument("--size", type=int_between(MIN_SIZE, MAX_SIZE), default=15, help="gomoku: board width and height")
+    p.add_argument("--rule", type=int_between(0, 15), default=0, help="gomoku: Gomocup rule bits (0 freestyle, 1 exact five, 4 renju)")
+    p.add_argument("--turn-ms", type=positive_int, default=5000, help="gomoku: timeout_turn, the most one move may take")
+    p.add_argument("--match-ms", type=natural_int, default=180000, help="gomoku: timeout_match, each side's time per game (0: none)")
+    p.add_argument("--max-memory", type=natural_int, default=350 * 2**20, help="gomoku: max_memory in bytes (0: no limit)")
+
+
+def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> GomokuSetup:
+    commands = []
+    for spec in specs:
+        if spec.settings or spec.options:
+            raise UsageError(f"{spec.name}: gomoku engines take only cmd=, name= and proto=")
+        if spec.proto == "builtin":
+            if spec.cmd != "baseline":
+                raise UsageError(f"{spec.name}: the built-in gomoku player is cmd=baseline")
+            commands.append("")
+        elif spec.proto == "gomocup":
+            commands.append(engine_command(spec.cmd))
+        else:
+            raise UsageError(f"{spec.name}: gomoku engines are proto=gomocup or proto=builtin")
+    path = opts.openings or str(OPENINGS)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            book = read_book_text(fh.read(), opts.size)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read openings from {path!r}: {exc}") from None
+    if not book:
+        raise UsageError(f"no opening in {path!r} fits a {opts.size}x{opts.size} board")
+    limits = Limits(opts.turn_ms, opts.match_ms, opts.max_memory, opts.rule, opts.size)
+    return GomokuSetup((commands[0], commands[1]), (specs[0].name, specs[1].name), tuple(tuple(o) for o in book),
+                       limits, opts.engine_log)
