@@ -135,3 +135,88 @@ def test_parse_move_rejects_text_that_is_not_a_move() -> None:
     assert parse_move("h2e2") >= 0
     for text in ("", "h2e", "j2e2", "h2e22", "H2E2"):
         assert parse_move(text) == -1
+
+
+# --- positions no game can reach are refused (issue 9, item 4) ---------------------------------
+
+KINGS_ONLY = "4k4/9/9/9/9/9/9/9/9/3K5"
+
+
+@pytest.mark.parametrize(
+    "board,reason",
+    [
+        ("4k4/9/9/9/B8/9/9/9/9/3K5", "a red elephant cannot stand on a5"),  # across the river
+        ("4k4/9/9/9/9/9/9/9/9/B2K5", "a red elephant cannot stand on a0"),  # not on its diagonal points
+        ("4k4/9/9/9/9/9/9/9/3A5/3K5", "a red advisor cannot stand on d1"),  # in the palace, off its diagonals
+        ("4k4/9/9/9/9/9/9/A8/9/3K5", "a red advisor cannot stand on a2"),  # outside the palace
+        ("4k4/9/9/9/9/9/3K5/9/9/9", "a red king cannot stand on d3"),
+        ("k8/9/9/9/9/9/9/9/9/3K5", "a black king cannot stand on a9"),
+        ("4k4/9/9/9/9/9/9/9/P8/3K5", "a red pawn cannot stand on a1"),  # behind its starting rank
+        ("4k4/9/9/9/9/9/1P7/9/9/3K5", "a red pawn cannot stand on b3"),  # a file pawns reach only across the river
+        ("4k4/9/9/9/1p7/9/9/9/9/3K5", "a black pawn cannot stand on b5"),
+        ("4k4/9/9/9/9/P8/P8/9/9/3K5", "two red pawns on file a before the river"),
+        ("4k4/9/9/9/9/9/9/9/9/9", "red has no king"),
+        ("9/9/9/9/9/9/9/9/9/3K5", "black has no king"),
+        ("4k4/9/9/9/9/9/9/9/9/3KK4", "red has 2 kings"),
+        ("4k4/RRR6/9/9/9/9/9/9/9/3K5", "red has 3 rooks"),
+        ("4k1nnn/9/9/9/9/9/9/9/9/3K5", "black has 3 horses"),
+        ("4k4/9/9/PPPPPP3/9/9/9/9/9/3K5", "red has 6 pawns"),
+        ("3ak4/4a4/3a5/9/9/9/9/9/9/3K5", "black has 3 advisors"),
+    ],
+)
+def test_a_position_no_game_can_reach_is_refused(board: str, reason: str) -> None:
+    with pytest.raises(FenError, match=reason):
+        Position.from_fen(board + " w - - 0 1")
+
+
+def fen_of(pieces: dict[str, str]) -> str:
+    """A FEN with red to move from {square: letter}, e.g. {"d1": "K", "f9": "k"}."""
+    rows = []
+    for rank in range(9, -1, -1):
+        row, gap = "", 0
+        for file in "abcdefghi":
+            letter = pieces.get(f"{file}{rank}")
+            if letter is None:
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + letter
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows) + " w - - 0 1"
+
+
+@pytest.mark.parametrize(
+    "letter,squares",
+    [
+        ("B", ["c0", "g0", "a2", "e2", "i2", "c4", "g4"]),
+        ("A", ["d0", "f0", "e1", "d2", "f2"]),
+        ("P", ["a3", "c4", "e3", "g4", "i3", "b5", "d9", "h7"]),
+        ("b", ["c9", "g9", "a7", "e7", "i7", "c5", "g5"]),
+    ],
+)
+def test_every_square_a_kind_can_reach_is_accepted(letter: str, squares: list[str]) -> None:
+    for name in squares:
+        fen = fen_of({"d1": "K", "f9": "k", name: letter})
+        assert Position.from_fen(fen).fen() == fen
+
+
+def test_the_side_not_to_move_may_not_be_in_check() -> None:
+    with pytest.raises(FenError, match="the side not to move is in check"):
+        Position.from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1")  # red to move could take the king
+    with pytest.raises(FenError, match="the side not to move is in check"):
+        Position.from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")  # kings face each other on an open file
+    assert Position.from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").in_check()  # the side to move may be
+
+
+@pytest.mark.parametrize("digit", ["\u00b2", "\u2462", "\u0663", "\uff13", "0"])
+def test_digits_python_knows_but_fen_does_not_are_refused(digit: str) -> None:
+    with pytest.raises(FenError):
+        Position.from_fen(f"4k4/9/9/9/9/9/9/9/9/3K{digit}5 w - - 0 1")
+    with pytest.raises(FenError):
+        Position.from_fen(f"{digit}4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+
+
+@pytest.mark.parametrize("counter", ["\u00b2", "\u2462", "1" * 5000, "-3", "x"])
+def test_counters_that_are_not_plain_numbers_fall_back_to_their_defaults(counter: str) -> None:
+    pos = Position.from_fen(f"{KINGS_ONLY} w - - {counter} {counter}")
+    assert pos.fen().endswith(" w - - 0 1")
