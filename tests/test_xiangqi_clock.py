@@ -1,0 +1,58 @@
+"""The time manager at short controls (issue 9, item 6), played out on paper: no clock, no timing.
+
+Each simulated move takes its whole hard limit plus a delay that a loaded two-core machine adds
+(the move's trip through pipes, a scheduler that runs us late, the stop check's granularity).
+"""
+
+import pytest
+
+from engine_core.timeman import allot
+
+OVERHEAD = 50  # ms: the engines' default Move Overhead
+DELAY = 80  # ms added to every move beyond its hard limit
+
+
+def worst_game(base: int, inc: int, moves: int, delay: int = DELAY) -> list[int]:
+    """The clock before each move when every move uses its hard limit and then ``delay`` more."""
+    left, seen = base, []
+    for _ in range(moves):
+        seen.append(left)
+        _, hard = allot(left, inc, 0, left, OVERHEAD)
+        left += inc - hard - delay
+    return seen
+
+
+@pytest.mark.parametrize("base", [6000, 10000])
+def test_a_long_game_at_a_short_control_never_flags(base: int) -> None:
+    clock = worst_game(base, 100, 200)  # 200 moves a side: longer than the 300-ply adjudication
+    assert min(clock) > 0
+
+
+@pytest.mark.parametrize("left", [300, 1000, 2000, 4000, 6000, 10000])
+def test_no_move_takes_a_large_part_of_the_clock(left: int) -> None:
+    soft, hard = allot(left, 100, 0, left, OVERHEAD)
+    assert soft <= hard <= left * 15 // 100
+
+
+def test_below_the_reserve_a_move_gives_back_more_than_it_takes() -> None:
+    for left in range(100, 1000, 50):
+        _, hard = allot(left, 100, 0, left, OVERHEAD)
+        assert hard + OVERHEAD < 100
+
+
+def test_the_hard_limit_leaves_the_overhead_and_never_exceeds_the_clock() -> None:
+    for left in (1, 30, 51, 100, 500, 5000, 60000):
+        for movestogo in (0, 1, 2, 10):
+            soft, hard = allot(left, 0, movestogo, 0, OVERHEAD)
+            assert 1 <= soft <= hard
+            assert hard <= max(1, left - OVERHEAD)
+
+
+def test_more_time_is_spent_with_more_on_the_clock() -> None:
+    hards = [allot(left, 100, 0, left, OVERHEAD)[1] for left in range(500, 20000, 500)]
+    assert hards == sorted(hards)
+
+
+def test_the_last_move_before_a_control_may_use_most_of_what_is_left() -> None:
+    soft, hard = allot(60000, 0, 1, 0, OVERHEAD)
+    assert soft == hard and 40000 < hard < 60000 - OVERHEAD
