@@ -1,0 +1,107 @@
+"""sanqi match for each game: engine processes, records that other tools read back, SPRT, forfeits."""
+
+import json
+import re
+
+import pytest
+
+import gomoku_protocol.arena as gomoku
+import junqi_protocol.arena as junqi
+import ucci_engine.arena as xiangqi
+from conftest import DATA
+from engine_core.matchcli import main
+from gomoku_protocol.record import read_psq
+from junqi_protocol.record import read_games, replay
+from ucci_engine.position import Position
+
+GAMES = {"xiangqi": xiangqi, "gomoku": gomoku, "junqi": junqi}
+GAME_LINE = re.compile(r"^game (\d+): .*\((.*), (\d+) plies\)")
+
+
+def match(capsys, *argv: str) -> tuple[dict[int, tuple[str, int]], str]:
+    """Run ``sanqi match``; each game's (reason, plies) from its progress line, and the whole output."""
+    assert main(list(argv), GAMES) == 0
+    out = capsys.readouterr().out
+    games = {int(m[1]): (m[2], int(m[3])) for m in map(GAME_LINE.match, out.splitlines()) if m}
+    return games, out
+
+
+def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_reads_back(capsys, tmp_path):
+    cchess = pytest.importorskip("cchess")
+    games, out = match(capsys, "--game", "xiangqi", "--engine", "cmd=sanqi", "name=ucci", "--engine", "cmd=sanqi --protocol uci",
+                       "proto=uci", "name=uci", "--each", "depth=1", "--games", "4", "--max-plies", "40", "--tc", "600+0",
+                       "--openings", str(DATA / "xiangqi" / "match-openings.epd"), "--records", str(tmp_path))
+    assert sorted(games) == [1, 2, 3, 4]
+    fens = xiangqi.read_book(str(DATA / "xiangqi" / "match-openings.epd"))
+    for number, (reason, plies) in games.items():
+        path = tmp_path / f"game{number:05d}.pgn"
+        text = path.read_text()
+        ours = [w.replace("-", "").lower() for w in re.findall(r"\b[A-I]\d-[A-I]\d\b", text)]
+        assert len(ours) == plies
+        read = cchess.Game.read_from(str(path))
+        assert read.dump_iccs_moves()[0] == ours if ours else read.dump_iccs_moves() == []
+        fen = fens[(number - 1) // 2]
+        assert read.init_board.to_fen().split()[0] == fen.split()[0]
+        pos = Position.from_fen(fen)
+        assert all(pos.push_name(m) for m in ours)
+        assert f'[Termination "{reason}"]' in text
+    assert "forfeits: ucci time 0, illegal 0, crash 0; uci time 0, illegal 0, crash 0" in out
+
+
+def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(capsys):
+    games, out = match(capsys, "--game", "xiangqi", "--engine", "cmd=sanqi", "--engine", "cmd=false", "name=broken",
+                       "--each", "depth=1", "--games", "2")
+    assert len(games) == 2
+    assert "sanqi                                2     2     0     0" in out
+    assert "broken time 0, illegal 0, crash 2" in out
+
+
+def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, tmp_path):
+    games, out = match(capsys, "--game", "gomoku", "--engine", "cmd=sanqi --protocol gomocup", "name=first",
+                       "--engine", "cmd=sanqi --protocol gomocup", "name=second", "--games", "2", "--turn-ms", "200",
+                       "--match-ms", "0", "--records", str(tmp_path))
+    assert sorted(games) == [1, 2]
+    for number, (reason, plies) in games.items():
+        psq = read_psq((tmp_path / f"game{number:05d}.psq").read_text())
+        assert len(psq.moves) == plies and psq.width == 15
+    sgf = (tmp_path / "games.sgf").read_text().splitlines()
+    assert len(sgf) == 2 and all(line.startswith("(;FF[4]GM[4]SZ[15]") for line in sgf)
+
+
+@pytest.mark.parametrize("variant, seats", [("2p", 2), ("4p", 4)])
+def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, variant, seats):
+    games, out = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
+                       "--games", "4", "--seed", "1", "--records", str(tmp_path))
+    assert sorted(games) == [1, 2, 3, 4]
+    recorded = read_games((tmp_path / "games.jsonl").read_text().splitlines())
+    assert len(recorded) == 4
+    for lines in recorded:
+        assert replay(lines)[1] == []
+        players = lines[0]["players"]
+        assert len(players) == seats
+    first, second = recorded[0][0]["players"], recorded[1][0]["players"]
+    assert first["S"] == second["N" if variant == "2p" else "E"]  # seats swapped between the games of a pair
+
+
+def test_a_junqi_lineup_set_gives_every_seat_the_same_army(capsys, tmp_path):
+    lineup = junqi.read_lineups  # the set is one line
+    (tmp_path / "set.txt").write_text("# one army\ngcfcgi.b.idk.kda.f.ehehigjljhj\n")
+    assert lineup(str(tmp_path / "set.txt")) == ["gcfcgi.b.idk.kda.f.ehehigjljhj"]
+    match(capsys, "--game", "junqi", "--engine", "cmd=events", "--engine", "cmd=random", "--games", "2",
+          "--openings", str(tmp_path / "set.txt"), "--records", str(tmp_path))
+    lineups = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert {obj["lineup"] for obj in lineups if obj["type"] == "lineup"} == {"gcfcgibidkkdafehehigjljhj"}
+
+
+def test_sprt_stops_a_match_between_a_clearly_stronger_and_a_weaker_player(capsys):
+    games, out = match(capsys, "--game", "junqi", "--engine", "cmd=events", "--engine", "cmd=random", "--games", "400",
+                       "--seed", "5", "--sprt", "elo0=0", "elo1=100")
+    assert "H1 accepted" in out
+    assert len(games) < 400
+
+
+def test_bad_match_options_are_one_line_and_status_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--game", "junqi", "--engine", "cmd=events", "--games", "2"], GAMES)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip() == "sanqi match: error: name exactly two engines with --engine (got 1)"
