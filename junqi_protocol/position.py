@@ -131,7 +131,7 @@ class JunqiPosition(SearchPosition):
             result = MOVE if defender < 0 else combat(att, dfn)
             rec[4] = result
             self._take(frm)
-            if defender >= 0:
+            if result == EAT or result == BOTH:
                 self._take(to)
             if result == MOVE or result == EAT:
                 self._put(to, seat, att)

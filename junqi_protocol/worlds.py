@@ -67,7 +67,11 @@ class Planner:
         for depth in range(1, MAX_DEPTH + 1):
             totals = [0.0] * len(roots)
             done = 0
+            took = 0.0  # one world's pass at this depth: do not start another that cannot finish
             for w, sample in enumerate(samples):
+                began = time.perf_counter()
+                if began + took >= deadline:
+                    break
                 if w == len(worlds):
                     worlds.append(self.world(view, sample, alive, seat, quiet, rules))
                 values = self._score(worlds[w], roots, depth, deadline)
@@ -75,6 +79,7 @@ class Planner:
                     break
                 totals = [t + v for t, v in zip(totals, values)]
                 done += 1
+                took = time.perf_counter() - began
                 if time.perf_counter() >= deadline:
                     break
             if done >= min(MIN_WORLDS, len(samples)) or (depth == 1 and done > 0):

@@ -1,0 +1,137 @@
+"""``sanqi bench junqi``: search speed and the quality of the beliefs about hidden pieces.
+
+* speed: the ``search`` player's determinized search on fixed positions (dealt lineups, seeded),
+  nodes per second of the core's search inside it;
+* beliefs: ``--games`` dark-information games per variant are played in process (``events`` in
+  every seat, strong-style lineups dealt, seeded), then followed from every seat's view; at every
+  step every hidden piece's true kind is scored by the average log-loss (nats) of four methods
+  computed side by side: a count prior (kind counts within the deployment rules), the seed's
+  min/max rank interval, the per-piece masks with per-kind counts, and ours (joint masks and
+  balanced marginals). Any true kind excluded or given probability zero is counted and shown.
+"""
+
+import argparse
+import io
+import math
+import time
+
+from junqi_protocol.beliefs import Beliefs, kinds_of, start_mask
+from junqi_protocol.board import Board
+from junqi_protocol.game import Rules
+from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.lineups import deals
+from junqi_protocol.players import Engine
+from junqi_protocol.record import Recorder, read_games
+from junqi_protocol.referee import Referee
+from junqi_protocol.replays import follow, true_kinds
+from junqi_protocol.rules import COUNTS
+
+METHODS = ("count prior", "min/max ranks", "masks + counts", "joint (ours)")
+FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
+
+
+def bench_speed(variant: str, ms: int, positions: int) -> None:
+    board = Board(variant)
+    nodes = 0
+    spent = 0
+    depths: list[int] = []
+    for n in range(positions):
+        dealt = deals(1, board.seats, 100 + n)[0]
+        engine = Engine("search", n)
+        engine.new_game(variant, 0, Rules(variant))
+        engine.lineup(dealt[0])
+        engine.begin({})
+        t = time.perf_counter()
+        engine.planner.choose(engine.pos, 0, engine.alive, 0, engine.rules, engine.deployments, ms, engine.rng)
+        spent += int((time.perf_counter() - t) * 1000)
+        nodes += engine.planner.nodes
+        depths.append(engine.planner.depth)
+    print(f"speed {variant}: {nodes} nodes in {spent} ms over {positions} opening positions: "
+          f"{nodes * 1000 // max(1, spent)} nodes/s; root passes reached depth {depths}")
+
+
+def minmax_mask(mask: int) -> int:
+    """The seed's interval: every soldier rank between the strongest and weakest still possible,
+    plus the non-soldier kinds the mask allows."""
+    soldiers = mask & ((1 << 9) - 1)
+    if not soldiers:
+        return mask
+    lo = (soldiers & -soldiers).bit_length() - 1
+    hi = soldiers.bit_length() - 1
+    return sum(1 << k for k in range(lo, hi + 1)) | (mask & ~((1 << 9) - 1))
+
+
+def weighted(mask: int, weights: list[float]) -> list[float]:
+    kinds = kinds_of(mask)
+    total = sum(weights[k] for k in kinds)
+    out = [0.0] * 12
+    for k in kinds:
+        out[k] = weights[k] / total if total > 0 else 0.0
+    return out
+
+
+def record_games(variant: str, games: int, seed: int) -> str:
+    board = Board(variant)
+    buf = io.StringIO()
+    ref = Referee(variant, "info=dark", Recorder(buf), 600_000, 10_000)
+    ref.deals = deals(games, board.seats, seed)
+    for g in range(1, games + 1):
+        ref.play(g, [LocalAgent("events", seed * 1000 + g * 10 + s) for s in range(board.seats)])
+    return buf.getvalue()
+
+
+def bench_beliefs(variant: str, games: int, seed: int) -> None:
+    board = Board(variant)
+    t = time.perf_counter()
+    records = read_games(record_games(variant, games, seed).splitlines())
+    loss = [0.0] * len(METHODS)
+    zero = [0] * len(METHODS)
+    excluded = 0
+    checks = 0
+    known = 0
+    for lines in records:
+        truth = true_kinds(board, lines)
+        for seat in range(board.seats):
+            # The per-kind count method and ours follow the same events side by side.
+            old = follow(lines, seat, joint=False)
+            for (ours, _), (theirs, _) in zip(follow(lines, seat), old):
+                for p in range(board.size):
+                    tag = ours.pos.tag[p]
+                    owner = ours.pos.owner[p]
+                    if owner < 0 or not ours.beliefs.hidden[tag]:
+                        continue
+                    k = truth[tag]
+                    left = theirs.beliefs.left(owner)
+                    got = [weighted(start_mask(board, tag), [float(c) for c in COUNTS]),
+                           weighted(minmax_mask(theirs.beliefs.mask[tag]), left),
+                           theirs.beliefs.probabilities(owner, tag),
+                           ours.beliefs.marginals(owner)[tag]]
+                    for i, probs in enumerate(got):
+                        if probs[k] <= 0:
+                            zero[i] += 1
+                        loss[i] -= math.log(max(probs[k], FLOOR))
+                    excluded += not ours.beliefs.mask[tag] >> k & 1
+                    known += ours.beliefs.mask[tag] == 1 << k
+                    checks += 1
+    spent = time.perf_counter() - t
+    shown = ", ".join(f"{name} {loss[i] / max(1, checks):.3f}" + (f" ({zero[i]} zero)" if zero[i] else "")
+                      for i, name in enumerate(METHODS))
+    print(f"beliefs {variant}: {len(records)} dark games, {checks} checks of a hidden piece's true kind in {spent:.0f}s; "
+          f"true kind excluded {excluded} times; known exactly {100 * known / max(1, checks):.1f} %")
+    print(f"beliefs {variant}: average log-loss (nats): {shown}")
+
+
+def run(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="sanqi bench junqi", description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=10, help="dark games per variant for the belief figures")
+    p.add_argument("--ms", type=int, default=300, help="search time per position")
+    p.add_argument("--positions", type=int, default=4, help="positions per variant for the speed figure")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variant", choices=("2p", "4p", "both"), default="both")
+    opts = p.parse_args(argv)
+    variants = ["2p", "4p"] if opts.variant == "both" else [opts.variant]
+    for v in variants:
+        bench_speed(v, opts.ms, opts.positions)
+    for v in variants:
+        bench_beliefs(v, opts.games, opts.seed)
+    return 0

@@ -1,0 +1,91 @@
+"""The search's Junqi position follows the rules exactly, and the search player plays by them:
+it takes an exposed flag by a shortest route and finishes games against the yardsticks."""
+
+import io
+import random
+
+import pytest
+
+from junqi_protocol.board import Board
+from junqi_protocol.game import Rules, full_game
+from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.lineups import deals
+from junqi_protocol.paths import distances
+from junqi_protocol.players import Engine
+from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.record import Recorder, read_games, replay
+from junqi_protocol.referee import Referee
+from junqi_protocol.rules import GENERAL, MINE, MOVE
+
+
+@pytest.mark.parametrize("variant", ["2p", "4p"])
+def test_position_moves_and_results_match_the_referee(variant):
+    rng = random.Random(5)
+    board = Board(variant)
+    for game_no in range(3):
+        game = full_game(variant, deals(1, board.seats, game_no)[0], "nocapture=500 passes=500")
+        game.start()
+        pos = JunqiPosition(board, game.pos.owner, game.pos.kind, game.alive, game.turn, 0, 500, False, zobrist_keys(board))
+        for _ in range(150):
+            if game.over:
+                break
+            if not game.alive[pos.turn]:
+                pos.make(pos.passmove)
+                continue
+            assert pos.turn == game.turn
+            legal = sorted(pos.move_of(f, t) for f, t in game.legal_moves())
+            assert sorted(pos.moves()) == legal
+            key, score = pos.key(), list(pos.score)
+            m = rng.choice(legal)
+            pos.make(m)
+            pos.unmake()
+            assert (pos.key(), pos.score) == (key, score)
+            pos.make(m)
+            game.move(m // board.size, m % board.size)
+            assert pos.owner == game.pos.owner and pos.kind == game.pos.kind
+
+
+def _lone_flag_engine(extra_own):
+    """Four players: we (S) have a general on S04 and pieces of our own in the way; E has only its
+    flag on E51, its 司令's death having shown where; N and W are out. (In two-player games a side
+    without a move loses at once, so a lone flag there is no race.)"""
+    board = Board("4p")
+    engine = Engine("search", 3)
+    engine.new_game("4p", 0, Rules("4p", "nocapture=200"))
+    engine.lineup("")
+    engine.begin({})
+    pos = engine.pos
+    for p in range(board.size):
+        if pos.owner[p] >= 0:
+            pos.owner[p], pos.kind[p], pos.tag[p] = -1, -1, -1
+    place = [("E51", 1, -1), ("S04", 0, GENERAL)] + [(name, 0, MINE) for name in extra_own]
+    for name, seat, kind in place:
+        p = board.point(name)
+        pos.owner[p], pos.kind[p], pos.tag[p] = seat, kind, p
+    engine.alive = [True, True, False, False]
+    engine.beliefs.marshal_died(pos, 1, board.point("E51"))
+    return board, engine
+
+
+@pytest.mark.parametrize("blockers", [[], ["E20", "E41"], ["E30", "E52", "S14"]])
+def test_takes_an_exposed_flag_by_a_shortest_route(blockers):
+    board, engine = _lone_flag_engine(blockers)
+    flag = board.point("E51")
+    want = distances(board, engine.pos.owner, flag, False)[board.point("S04")]
+    for n in range(1, 20):
+        frm, to = engine.choose(0, 2000)
+        if to == flag:
+            break
+        engine.pos.apply(frm, to, MOVE)
+    assert (n, engine.pos.kind[frm]) == (want, GENERAL)
+
+
+def test_search_finishes_legal_games_against_the_yardsticks():
+    buf = io.StringIO()
+    ref = Referee("4p", "nocapture=20", Recorder(buf), 600_000, 60)
+    ref.play(1, [LocalAgent(("search", "random")[s % 2], s) for s in range(4)])
+    ref2 = Referee("2p", "", Recorder(buf), 600_000, 60)
+    ref2.play(2, [LocalAgent(("events", "search")[s], s) for s in range(2)])
+    for lines in read_games(buf.getvalue().splitlines()):
+        assert replay(lines)[1] == []
+        assert not [o for o in lines if o["type"] == "step" and o["action"] == "out" and o.get("reason") == "illegal"]
