@@ -14,24 +14,24 @@ from typing import Callable, Optional
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from gomoku_protocol.position import PAIR_LIMIT, STYLES, Board
+from gomoku_protocol.position import STYLES, Board
 from gomoku_protocol.threats import MEMO_LIMIT, ThreatSearch
 
 Say = Callable[[str], None]
 
 DEFAULT_HASH_MB = 32
 MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger only wastes memory
-PROCESS_BASE_MB = 40  # interpreter, tables and search stacks, measured at about 25 MB
+PROCESS_BASE_MB = 48  # interpreter, the 8 MB line-shape table and search stacks, measured at about 33 MB
 ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
-PAIR_DEFAULT = PAIR_LIMIT[0]
 
 
 def hash_megabytes(max_memory: int) -> int:
     """Transposition table size for a ``max_memory`` budget in bytes (0 = no limit).
 
-    The table's entries grow in place as it fills, so it gets a third of what remains.
+    The table's entries grow in place as it fills, so it gets a third of what remains (the
+    threat memos get another third).
 
-    >>> hash_megabytes(0), hash_megabytes(350 * 2**20), hash_megabytes(50 * 2**20)
+    >>> hash_megabytes(0), hash_megabytes(350 * 2**20), hash_megabytes(58 * 2**20)
     (32, 32, 3)
     """
     if max_memory <= 0:
@@ -106,17 +106,15 @@ class Brain:
         self.last_depth = 0
 
     def set_memory(self, max_memory: int) -> None:
-        """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table, the
-        threat searches' memos and the pattern dictionary each get at most a third of what the
-        interpreter leaves."""
+        """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table and the
+        threat searches' two memos each get at most a third of what the interpreter and the
+        fixed line-shape table leave."""
         self.resize(hash_megabytes(max_memory))
         if max_memory > 0:
             third = max(1, max_memory - PROCESS_BASE_MB * (1 << 20)) // 3
             self.memo_limit = max(5000, min(MEMO_LIMIT, third // 2 // ENTRY_BYTES))
-            PAIR_LIMIT[0] = max(20000, min(PAIR_DEFAULT, third // ENTRY_BYTES))
         else:
             self.memo_limit = MEMO_LIMIT
-            PAIR_LIMIT[0] = PAIR_DEFAULT
         if self.threats is not None:
             self.threats.memo_limit = self.memo_limit
 

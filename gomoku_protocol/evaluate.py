@@ -28,18 +28,17 @@ def threat_level(b: "Board", color: int) -> int:
 
     Renju's black gets no credit for double fours or double threes: they are forbidden.
     """
-    counts = b.counts[color]
     strict = b.renju and color == BLACK
     level = 0
     for i in b.fours[color]:
-        c = counts[i]
+        c = b.count(color, i)
         if pt.flex4_count(c) or (pt.four_count(c) >= 2 and not strict):
             return 2
         if pt.three_count(c):
             level = 1
     if level == 0 and not strict:
         for i in b.threes[color]:
-            if pt.three_count(counts[i]) >= 2:
+            if pt.three_count(b.count(color, i)) >= 2:
                 return 1
     return level
 
@@ -93,7 +92,7 @@ def evaluate(b: "Board") -> int:
     theirs = threat_level(b, o)
     # Scaled so that one shape's worth is a few tens of points, the step the core's aspiration
     # window is tuned for.
-    score = (b.totals[s] * b.attack - b.totals[o] * b.defence) // (100 * SCALE) + TEMPO
+    score = (b.total(s) * b.attack - b.total(o) * b.defence) // (100 * SCALE) + TEMPO
     if theirs == 2:
         score -= 80
     elif theirs == 1:

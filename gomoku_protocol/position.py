@@ -2,9 +2,11 @@
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
 neighbours are always valid indices. Moves are grid indices. Every stone updates the 20-bit line
-keys of the forty points around it; each changed key is looked up in the pattern tables, and a
-point's per-colour shape counters, scores and the threat sets (points that make a five, a four, an
-open three) follow. Unmake reverses the same steps.
+keys of the forty points around it; each changed key is read from a flat table of both colours'
+shapes (one list index, no hashing), and a changed shape moves the point's packed score and
+counters (both colours in one int each) by one more table look-up. The threat sets (points that
+make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
+same steps.
 
 >>> b = Board(15, 15, 0)
 >>> for x in range(4):
@@ -25,8 +27,15 @@ from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, mak
 MARGIN: Final = 5
 MIN_SIZE: Final = 5
 MAX_SIZE: Final = 22
-PAIR_LIMIT: Final = [400000]  # raw line keys remembered (about 100 bytes each); the brain lowers it to fit max_memory
+KEY_SPACE: Final = 1 << 20  # line keys: ten neighbours, two bits each
+UNKNOWN: Final = 255  # a key not classified yet (shapes pack into 0..170)
+SCORE_SHIFT: Final = 32  # white's score above black's in one int
+COUNT_SHIFT: Final = 24  # white's counters above black's in one int
+LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
+LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
+THREAT_BITS: Final = 0xFFFF | (0xFFFF << COUNT_SHIFT)  # fives, fours and open threes of both colours
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
+EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
@@ -41,17 +50,37 @@ def _zobrist(count: int) -> list[int]:
     return _ZOBRIST
 
 
-_PAIRS: Final[dict[tuple[int, int, bool], dict[int, int]]] = {}
+_PAIRS: Final[dict[tuple[int, int, bool], list[int]]] = {}
 
 
-def _pair_table(kb: int, kw: int, renju: bool) -> dict[int, int]:
-    """Raw line key -> both colours' shapes, shared by every board of the same rule."""
+def _pair_table(kb: int, kw: int, renju: bool) -> list[int]:
+    """Raw line key -> both colours' shapes (black | white << 4), filled as keys appear; shared by
+    every board of the same rule (a fixed 8 MB: one slot per possible key)."""
     k = (kb, kw, renju)
     t = _PAIRS.get(k)
     if t is None:
-        t = {}
+        t = [UNKNOWN] * KEY_SPACE
         _PAIRS[k] = t
     return t
+
+
+def _deltas(per_shape: list[int], shift: int) -> list[int]:
+    """For every (old, new) pair of packed shapes, the change of both colours' packed sums."""
+    out = [0] * (256 * 256)
+    for old in range(171):
+        for new in range(171):
+            black = per_shape[new & 15] - per_shape[old & 15]
+            white = per_shape[new >> 4] - per_shape[old >> 4]
+            out[(old << 8) | new] = black + (white << shift)
+    return out
+
+
+def _padded(values: list[int]) -> list[int]:
+    return values + [0] * (16 - len(values))
+
+
+SCORE_DELTA: Final = _deltas(_padded(pt.VALUE), SCORE_SHIFT)
+COUNT_DELTA: Final = _deltas(_padded(pt.COUNT), COUNT_SHIFT)
 
 
 def cell_bonus(c: int) -> int:
@@ -95,10 +124,10 @@ class Board(SearchPosition):
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
         self.keys: list[int] = [0] * (4 * n)
         self.packed: list[int] = [0] * (4 * n)  # black's shape | white's shape << 4, per line of a point
-        self.pairs: dict[int, int] = _pair_table(kb, kw, renju)
-        self.counts: list[list[int]] = [[], [0] * n, [0] * n]
-        self.scores: list[list[int]] = [[], [0] * n, [0] * n]
-        self.totals: list[int] = [0, 0, 0]
+        self.pairs: list[int] = _pair_table(kb, kw, renju)
+        self.counts2: list[int] = [0] * n  # both colours' counters per point (pt.COUNT fields)
+        self.scores2: list[int] = [0] * n  # both colours' summed shape values per point
+        self.totals2 = 0  # both colours' sums over the board
         self.fives: list[set[int]] = [set(), set(), set()]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
@@ -117,6 +146,7 @@ class Board(SearchPosition):
         self.defence = 90
         self.root_moves: list[int] = []
         self.root_stones = -1
+        self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
         for i in self.points:
             for d in range(4):
                 step = self.dirs[d]
@@ -149,20 +179,49 @@ class Board(SearchPosition):
         self.root_stones = self.stones if moves else -1
 
     def set_style(self, attack: int, defence: int) -> None:
+        if (attack, defence) != (self.attack, self.defence):
+            self.scored = {}
         self.attack = attack
         self.defence = defence
 
     # --- incremental patterns --------------------------------------------------------------------
 
-    def _set_shape(self, color: int, i: int, old: int, new: int) -> None:
-        """One line of point ``i`` changed shape for ``color``: update its sums, counters and sets."""
-        dv = pt.VALUE[new] - pt.VALUE[old]
-        self.scores[color][i] += dv
-        self.totals[color] += dv
-        counts = self.counts[color]
-        oc = counts[i]
-        nc = oc + pt.COUNT[new] - pt.COUNT[old]
-        counts[i] = nc
+    def count(self, color: int, i: int) -> int:
+        """``color``'s shape counters at ``i`` (pt.COUNT fields: fives, open fours, fours, …)."""
+        c = self.counts2[i]
+        return c & LOW_COUNT if color == BLACK else c >> COUNT_SHIFT
+
+    def score(self, color: int, i: int) -> int:
+        """``color``'s summed line-shape values at ``i``."""
+        v = self.scores2[i]
+        return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
+
+    def total(self, color: int) -> int:
+        """``color``'s summed shape values over every point."""
+        v = self.totals2
+        return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
+
+    def _store(self, j: int, i: int, new: int) -> None:
+        """Line ``j`` of point ``i`` now has the packed shapes ``new``: move the sums and counters."""
+        old = self.packed[j]
+        if old == new:
+            return
+        self.packed[j] = new
+        pair = (old << 8) | new
+        ds = SCORE_DELTA[pair]
+        self.scores2[i] += ds
+        self.totals2 += ds
+        dc = COUNT_DELTA[pair]
+        if dc:
+            oc = self.counts2[i]
+            nc = oc + dc
+            self.counts2[i] = nc
+            if (oc ^ nc) & THREAT_BITS:
+                self._regroup(BLACK, i, oc & LOW_COUNT, nc & LOW_COUNT)
+                self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
+
+    def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
+        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step."""
         if (oc & 15) != (nc & 15):
             if nc & 15:
                 self.fives[color].add(i)
@@ -179,28 +238,16 @@ class Board(SearchPosition):
             else:
                 self.threes[color].discard(i)
 
-    def _store(self, j: int, i: int, new: int) -> None:
-        old = self.packed[j]
-        if old == new:
-            return
-        self.packed[j] = new
-        if (old ^ new) & 15:
-            self._set_shape(BLACK, i, old & 15, new & 15)
-        if (old ^ new) >> 4:
-            self._set_shape(WHITE, i, old >> 4, new >> 4)
-
     def _pair(self, key: int) -> int:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
-        if len(self.pairs) >= PAIR_LIMIT[0]:
-            self.pairs.clear()  # bounds memory; the canonical tables refill it cheaply
         self.pairs[key] = both
         return both
 
     def _reshape(self, d: int, i: int) -> None:
         j = d * self.n + i
         key = self.keys[j]
-        both = self.pairs.get(key, -1)
-        if both < 0:
+        both = self.pairs[key]
+        if both == UNKNOWN:
             both = self._pair(key)
         if both != self.packed[j]:
             self._store(j, i, both)
@@ -227,8 +274,8 @@ class Board(SearchPosition):
                 key = keys[j] + (delta << (8 + 2 * k))
                 keys[j] = key
                 if cells[q] == EMPTY:
-                    both = pairs.get(key, -1)
-                    if both < 0:
+                    both = pairs[key]
+                    if both == UNKNOWN:
                         both = self._pair(key)
                     if both != packed[j]:
                         self._store(j, q, both)
@@ -237,8 +284,8 @@ class Board(SearchPosition):
                 key = keys[j] + (delta << (10 - 2 * k))
                 keys[j] = key
                 if cells[q] == EMPTY:
-                    both = pairs.get(key, -1)
-                    if both < 0:
+                    both = pairs[key]
+                    if both == UNKNOWN:
                         both = self._pair(key)
                     if both != packed[j]:
                         self._store(j, q, both)
@@ -286,7 +333,7 @@ class Board(SearchPosition):
 
     def maybe_forbidden(self, i: int) -> bool:
         """Whether black's move on ``i`` needs the full forbidden test (the tables can't clear it)."""
-        c = self.counts[BLACK][i]
+        c = self.counts2[i] & LOW_COUNT
         return (c & 15) == 0 and (pt.overline_count(c) > 0 or pt.four_count(c) >= 2 or pt.three_count(c) >= 2)
 
     def forbidden(self, i: int) -> int:
@@ -315,7 +362,7 @@ class Board(SearchPosition):
 
     def play(self, i: int, color: int) -> None:
         """Put ``color``'s stone on ``i`` as a game move (no legality test) and pass the turn."""
-        self.won.append(color != 3 and (self.counts[color][i] & 15) != 0)
+        self.won.append(color != 3 and (self.count(color, i) & 15) != 0)
         self.place(i, color)
         self.history.append(i)
         self.colors.append(color)
@@ -328,7 +375,7 @@ class Board(SearchPosition):
         if color == BLACK and self.renju and self.maybe_forbidden(move):
             if forbidden_kind(self.cells, move, self.dirs):
                 return False
-        self.won.append((self.counts[color][move] & 15) != 0)
+        self.won.append((self.count(color, move) & 15) != 0)
         self.place(move, color)
         self.history.append(move)
         self.colors.append(color)
@@ -374,8 +421,8 @@ class Board(SearchPosition):
     def order_score(self, i: int, color: int) -> int:
         """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
         o = 3 - color
-        own = self.scores[color][i] + cell_bonus(self.counts[color][i])
-        opp = self.scores[o][i] + cell_bonus(self.counts[o][i])
+        own = self.score(color, i) + cell_bonus(self.count(color, i))
+        opp = self.score(o, i) + cell_bonus(self.count(o, i))
         return own * self.attack + opp * self.defence
 
     def capture_order(self, move: int) -> int:
@@ -383,9 +430,8 @@ class Board(SearchPosition):
 
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
-        counts = self.counts[color]
         for i in self.fours[color]:
-            c = counts[i]
+            c = self.count(color, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2:
                 return True
         return False
@@ -432,14 +478,20 @@ class Board(SearchPosition):
     def noisy_moves(self) -> list[int]:
         """Fours that bring a second threat (open four, four-four, four-three): quiescence follows
         only these, since chains of plain fours between both sides blow the tree up."""
-        counts = self.counts[self.side]
         out: list[int] = []
         for i in self.fours[self.side]:
-            c = counts[i]
+            c = self.count(self.side, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):
                 out.append(i)
         out.sort()
         return out
 
     def evaluate(self) -> int:
-        return evaluate(self)
+        key = self.key()
+        score = self.scored.get(key, NO_SCORE)
+        if score == NO_SCORE:
+            if len(self.scored) >= EVAL_CACHE:
+                self.scored = {}
+            score = evaluate(self)
+            self.scored[key] = score
+        return score

@@ -141,9 +141,8 @@ class ThreatSearch:
         """Legal points where ``color`` makes an open four or a double four."""
         b = self.board
         found: list[int] = []
-        counts = b.counts[color]
         for i in b.fours[color]:
-            c = counts[i]
+            c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
                 found.append(i)
         return found

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import DATA
 from gomoku_protocol.brain import Brain, hash_megabytes, one_ply
-from gomoku_protocol.position import PAIR_LIMIT, Board
+from gomoku_protocol.position import Board
 from gomoku_protocol.record import format_pos, parse_pos, read_psq, write_psq
 from gomoku_protocol.rules import BLACK, WHITE
 from gomoku_protocol.threats import ThreatSearch
@@ -154,12 +154,12 @@ def test_every_table_shrinks_with_max_memory() -> None:
     brain.think(b, 0, 0, lambda text: None)
     try:
         brain.set_memory(70 * 2**20)
-        small = (brain.hash_mb, brain.memo_limit, PAIR_LIMIT[0])
+        small = (brain.hash_mb, brain.memo_limit)
         brain.set_memory(350 * 2**20)
-        large = (brain.hash_mb, brain.memo_limit, PAIR_LIMIT[0])
+        large = (brain.hash_mb, brain.memo_limit)
         assert all(a < c for a, c in zip(small, large)), (small, large)
-        # 70 MB leaves 30 MB past the interpreter: the three tables stay inside it.
-        assert small[0] * 2**20 + (2 * small[1] + small[2]) * 100 <= 30 * 2**20
+        # 70 MB leaves 22 MB past the interpreter and the line-shape table: the tables stay inside it.
+        assert small[0] * 2**20 + 2 * small[1] * 100 <= 22 * 2**20
     finally:
         brain.set_memory(0)
 
