@@ -14,11 +14,13 @@ import shutil
 import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 from engine_core.arena import LocalPool, Pool, Setup, run_match, schedule, table
 from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int, program
 from engine_core.stats import Sprt
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,28 @@ def engine_command(cmd: str) -> str:
     except argparse.ArgumentTypeError as exc:
         raise UsageError(str(exc)) from None
     return shlex.join(words)
+
+
+def read_book(path: str, parse: Callable[[str], Optional[T]], what: str = "opening") -> list[T]:
+    """Each line of an openings file through ``parse`` (``#`` starts a comment; None skips a line, ValueError
+    names it); UsageError when the file cannot be read or nothing in it is kept."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read openings from {path!r}: {exc}") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        try:
+            item = parse(text) if text else None
+        except ValueError as exc:
+            raise UsageError(f"{path}:{n}: {exc}") from None
+        if item is not None:
+            out.append(item)
+    if not out:
+        raise UsageError(f"{path}: no {what} in it that fits")
+    return out
 
 
 def key_values(words: list[str], where: str) -> dict[str, str]:

@@ -12,8 +12,8 @@ Openings: one a line, either ``dx,dy, dx,dy, …`` offsets from the centre (the 
 gomoku_protocol/data/openings.txt) or c-gomoku-cli's ``h8i9j10`` positions. Each game is written as a
 Piskvork ``.psq`` file and appended to ``games.sgf`` (as c-gomoku-cli writes it).
 
->>> read_book_text("# c\\n0,0, 1,0\\nh8i9\\n", 15)
-[[(7, 7), (8, 7)], [(7, 7), (8, 8)]]
+>>> [opening_line(15)(text) for text in ("0,0, 1,0", "h8i9", "a1p1")]
+[[(7, 7), (8, 7)], [(7, 7), (8, 8)], None]
 >>> sgf_game(15, ("a", "b"), [(7, 7), (8, 8)], "B+", "five")
 '(;FF[4]GM[4]SZ[15]PB[a]PW[b]RE[B+]C[five];B[hh];W[ii])\\n'
 """
@@ -24,11 +24,11 @@ import signal
 import time
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from engine_core.arena import Job, Outcome
 from engine_core.args import UsageError, int_between, natural_int, positive_int
-from engine_core.matchcli import engine_command
+from engine_core.matchcli import engine_command, read_book
 from gomoku_protocol.match import OPENINGS, RENJU_MOVE_LIMIT, baseline_move, read_openings
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, Board
 from gomoku_protocol.record import parse_pos, write_psq
@@ -51,21 +51,16 @@ class Forfeit(Exception):
         self.kind = kind
 
 
-def read_book_text(text: str, size: int) -> list[list[tuple[int, int]]]:
-    """Openings in either format, as absolute (x, y) stones, those that fit a ``size`` board only."""
-    out = []
-    c = size // 2
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        try:
-            stones = parse_pos(line) if line[0].isalpha() else [(c + dx, c + dy) for dx, dy in read_openings(line)[0]]
-        except ValueError as exc:
-            raise UsageError(f"openings line {n}: {exc}") from None
-        if len(set(stones)) == len(stones) and all(0 <= x < size and 0 <= y < size for x, y in stones):
-            out.append(stones)
-    return out
+def opening_line(size: int) -> "Callable[[str], Optional[list[tuple[int, int]]]]":
+    """A parser of opening lines in either format, as absolute (x, y) stones; None for one that does not fit."""
+
+    def parse(line: str) -> Optional[list[tuple[int, int]]]:
+        c = size // 2
+        stones = parse_pos(line) if line[0].isalpha() else [(c + dx, c + dy) for dx, dy in read_openings(line)[0]]
+        fits = len(set(stones)) == len(stones) and all(0 <= x < size and 0 <= y < size for x, y in stones)
+        return stones if fits else None
+
+    return parse
 
 
 def sgf_game(size: int, names: tuple[str, str], moves: list[tuple[int, int]], result: str, reason: str) -> str:
@@ -293,14 +288,7 @@ def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> GomokuSetup:
             commands.append(engine_command(spec.cmd))
         else:
             raise UsageError(f"{spec.name}: gomoku engines are proto=gomocup or proto=builtin")
-    path = opts.openings or str(OPENINGS)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            book = read_book_text(fh.read(), opts.size)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read openings from {path!r}: {exc}") from None
-    if not book:
-        raise UsageError(f"no opening in {path!r} fits a {opts.size}x{opts.size} board")
+    book = read_book(opts.openings or str(OPENINGS), opening_line(opts.size), f"opening for a {opts.size}x{opts.size} board")
     limits = Limits(opts.turn_ms, opts.match_ms, opts.max_memory, opts.rule, opts.size)
     return GomokuSetup((commands[0], commands[1]), (specs[0].name, specs[1].name), tuple(tuple(o) for o in book),
                        limits, opts.engine_log)

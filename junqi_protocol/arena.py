@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from engine_core.arena import Job, Outcome
 from engine_core.args import UsageError, positive_float
-from engine_core.matchcli import engine_command
+from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import Agent
@@ -50,23 +50,12 @@ class GivenLineup:
         return getattr(self.agent, name)
 
 
-def read_lineups(path: str) -> list[str]:
-    """A lineup set: one legal lineup a line, ``#`` comments; UsageError names the first bad line."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(fh, 1)]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read lineups from {path!r}: {exc}") from None
-    lineups = []
-    for n, text in lines:
-        if text:
-            err = check_lineup(text)
-            if err is not None:
-                raise UsageError(f"{path}:{n}: {err}")
-            lineups.append(text)
-    if not lineups:
-        raise UsageError(f"{path}: no lineup in it")
-    return lineups
+def lineup_line(text: str) -> str:
+    """One line of a lineup set: a legal lineup, else ValueError naming the rule it breaks."""
+    err = check_lineup(text)
+    if err is not None:
+        raise ValueError(err)
+    return text
 
 
 @dataclass(frozen=True)
@@ -164,5 +153,5 @@ def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> JunqiSetup:
     except ValueError as exc:
         raise UsageError(f"--rules: {exc}") from None
     return JunqiSetup((forms[0], forms[1]), (specs[0].options, specs[1].options), opts.variant,
-                      tuple(read_lineups(opts.openings)) if opts.openings else (), int(opts.tc * 1000),
+                      tuple(read_book(opts.openings, lineup_line, "lineup")) if opts.openings else (), int(opts.tc * 1000),
                       int(opts.movetime * 1000), opts.rules, opts.engine_log, True, (specs[0].name, specs[1].name))

@@ -9,7 +9,7 @@ import gomoku_protocol.arena as gomoku
 import junqi_protocol.arena as junqi
 import ucci_engine.arena as xiangqi
 from conftest import DATA
-from engine_core.matchcli import main
+from engine_core.matchcli import main, read_book
 from gomoku_protocol.record import read_psq
 from junqi_protocol.record import read_games, replay
 from ucci_engine.position import Position
@@ -32,7 +32,7 @@ def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_re
                        "proto=uci", "name=uci", "--each", "depth=1", "--games", "4", "--max-plies", "40", "--tc", "600+0",
                        "--openings", str(DATA / "xiangqi" / "match-openings.epd"), "--records", str(tmp_path))
     assert sorted(games) == [1, 2, 3, 4]
-    fens = xiangqi.read_book(str(DATA / "xiangqi" / "match-openings.epd"))
+    fens = read_book(str(DATA / "xiangqi" / "match-openings.epd"), xiangqi.book_line)
     for number, (reason, plies) in games.items():
         path = tmp_path / f"game{number:05d}.pgn"
         text = path.read_text()
@@ -84,9 +84,7 @@ def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, va
 
 
 def test_a_junqi_lineup_set_gives_every_seat_the_same_army(capsys, tmp_path):
-    lineup = junqi.read_lineups  # the set is one line
     (tmp_path / "set.txt").write_text("# one army\ngcfcgi.b.idk.kda.f.ehehigjljhj\n")
-    assert lineup(str(tmp_path / "set.txt")) == ["gcfcgi.b.idk.kda.f.ehehigjljhj"]
     match(capsys, "--game", "junqi", "--engine", "cmd=events", "--engine", "cmd=random", "--games", "2",
           "--openings", str(tmp_path / "set.txt"), "--records", str(tmp_path))
     lineups = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
@@ -105,3 +103,18 @@ def test_bad_match_options_are_one_line_and_status_2(capsys):
         main(["--game", "junqi", "--engine", "cmd=events", "--games", "2"], GAMES)
     assert exit_.value.code == 2
     assert capsys.readouterr().err.strip() == "sanqi match: error: name exactly two engines with --engine (got 1)"
+
+
+@pytest.mark.parametrize("game, text, error", [
+    ("xiangqi", "# a book\nrnbakabnr/9/9 w - -\n", "2: "),
+    ("junqi", "# set\n\ngcfcgi\n", "3: "),
+    ("gomoku", "0,0, 1\n", "1: "),
+])
+def test_a_bad_openings_line_is_named_in_one_error_line(capsys, tmp_path, game, text, error):
+    (tmp_path / "book.txt").write_text(text)
+    engines = {"xiangqi": ["cmd=sanqi"], "gomoku": ["cmd=sanqi --protocol gomocup"], "junqi": ["cmd=events"]}[game]
+    with pytest.raises(SystemExit) as exit_:
+        main(["--game", game, "--engine", *engines, "--engine", *engines, "--openings", str(tmp_path / "book.txt")], GAMES)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1
+    assert err.startswith(f"sanqi match: error: {tmp_path / 'book.txt'}:{error}")

@@ -36,9 +36,9 @@ from typing import IO, TYPE_CHECKING, Optional
 
 from engine_core.arena import Job, Outcome
 from engine_core.args import UsageError, positive_int
-from engine_core.matchcli import engine_command
+from engine_core.matchcli import engine_command, read_book
 from ucci_engine.match import GameResult, UcciPlayer, play_game, time_control
-from ucci_engine.position import START_FEN, FenError, Position
+from ucci_engine.position import START_FEN, Position
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
@@ -122,35 +122,17 @@ class Player(UcciPlayer):
         return line or "", 0.0 if limited else spent
 
 
-def read_book(path: str) -> list[str]:
-    """FENs from a FEN or EPD file (EPD: four fields, then ``opcode operand;`` operations), ``#`` comments.
+def book_line(text: str) -> str:
+    """A FEN from a FEN or EPD line (EPD: four fields, then ``opcode operand;`` operations).
 
-    >>> import tempfile
-    >>> with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as fh:
-    ...     _ = fh.write('# a comment\\n' + START_FEN.rsplit(' ', 2)[0] + ' id "start";\\n')
-    >>> read_book(fh.name) == [START_FEN.rsplit(' ', 2)[0] + ' 0 1']
+    >>> book_line(START_FEN.rsplit(' ', 2)[0] + ' id "start";') == START_FEN.rsplit(' ', 2)[0] + ' 0 1'
     True
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(fh, 1)]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read openings from {path!r}: {exc}") from None
-    fens = []
-    for n, text in lines:
-        if not text:
-            continue
-        fields = text.split()
-        epd = len(fields) < 6 or not (fields[4].isdigit() and fields[5].rstrip(";").isdigit())
-        fen = " ".join(fields[:4] + ["0", "1"]) if epd else " ".join(fields[:6])
-        try:
-            Position.from_fen(fen)
-        except FenError as exc:
-            raise UsageError(f"{path}:{n}: {exc}") from None
-        fens.append(fen)
-    if not fens:
-        raise UsageError(f"{path}: no opening in it")
-    return fens
+    fields = text.split()
+    epd = len(fields) < 6 or not (fields[4].isdigit() and fields[5].rstrip(";").isdigit())
+    fen = " ".join(fields[:4] + ["0", "1"]) if epd else " ".join(fields[:6])
+    Position.from_fen(fen)  # FenError is a ValueError naming what is wrong
+    return fen
 
 
 @dataclass(frozen=True)
@@ -264,6 +246,6 @@ def xengine(spec: "EngineSpec") -> XEngine:
 
 def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> XiangqiSetup:
     engines = (xengine(specs[0]), xengine(specs[1]))
-    fens = tuple(read_book(opts.openings or BALANCED))
+    fens = tuple(read_book(opts.openings or BALANCED, book_line))
     base_ms, inc_ms = opts.tc
     return XiangqiSetup(engines, (specs[0].name, specs[1].name), fens, base_ms, inc_ms, opts.max_plies, opts.engine_log)
