@@ -64,10 +64,12 @@ def bundled_kind() -> str:
     probe = "import engine_core, engine_core.build_info as b; print(b.build_kind()); print(engine_core.__file__)"
     done = subprocess.run([sys.executable, "-P", "-c", probe], cwd=BUILD, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"build: sanqi is not installed in {sys.executable}: run `python3 -m pip install .` first\n"
+        sys.exit(f"build: sanqi is not installed in {sys.executable}: run `python build/install.py` with it first\n"
                  + done.stderr)
     kind, where = done.stdout.split("\n")[:2]
-    if Path(where).resolve().is_relative_to(ROOT):
+    package = Path(where).resolve()
+    # A virtual environment may live inside the checkout (.venv): only the tree outside it is the source.
+    if package.is_relative_to(ROOT) and not package.is_relative_to(Path(sys.prefix).resolve()):
         log(f"bundling the source tree ({where}, an editable install?): {kind}")
     else:
         log(f"bundling the installed package ({Path(where).parent.parent}): {kind}")
