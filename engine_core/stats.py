@@ -53,7 +53,7 @@ def expected_score(elo_diff: float) -> float:
     >>> expected_score(0.0), round(expected_score(190.85), 3)
     (0.5, 0.75)
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_diff / 400.0))
 
 
 def mean_and_variance(counts: list[int], points: tuple[float, ...]) -> tuple[float, float, int]:

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sys
 
 import pytest
 
@@ -118,3 +119,53 @@ def test_a_bad_openings_line_is_named_in_one_error_line(capsys, tmp_path, game, 
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1
     assert err.startswith(f"sanqi match: error: {tmp_path / 'book.txt'}:{error}")
+
+
+FAKE_BRAIN = """
+import sys, time
+mode = sys.argv[1]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "START":
+        print("OK", flush=True)
+    elif words[0] in ("BEGIN", "TURN", "DONE"):
+        if mode == "exit":
+            sys.exit(0)
+        if mode == "slow":
+            time.sleep(4)
+        print("MESSAGE thinking", flush=True)
+        print({"garbage": "hello", "occupied": "7,7"}.get(mode, "0,0"), flush=True)
+    elif words[0] == "END":
+        break
+"""
+
+
+@pytest.mark.parametrize("mode, kind", [("slow", "time"), ("garbage", "illegal"), ("occupied", "illegal"), ("exit", "crash")])
+def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp_path, mode, kind):
+    (tmp_path / "brain.py").write_text(FAKE_BRAIN)
+    (tmp_path / "book.txt").write_text("0,0, 1,0\n")  # the centre (7,7) is taken, black to move
+    games, out = match(capsys, "--game", "gomoku", "--engine", f"cmd={sys.executable} {tmp_path / 'brain.py'} {mode}",
+                       "name=fake", "--engine", "cmd=baseline", "proto=builtin", "--games", "2", "--turn-ms", "500",
+                       "--openings", str(tmp_path / "book.txt"))
+    assert [reason.split(":")[0].split()[-1] for reason, _ in games.values()] == [kind, kind]
+    assert f"fake {' '.join(f'{k} {2 if k == kind else 0},' for k in ('time', 'illegal', 'crash'))}"[:-1] in out
+
+
+def test_the_idle_gomoku_brain_is_suspended(tmp_path):
+    brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", None)
+    brain.open(gomoku.Limits(1000, 0, 0, 0, 15))
+    try:
+        assert process_state(brain.proc.proc.pid) == "T"  # stopped until its turn
+        board = gomoku.Board(15, 15, 0)
+        assert brain.move(board, [], 0, 10_000) == (7, 7)
+        assert process_state(brain.proc.proc.pid) == "T"
+    finally:
+        brain.close()
+    assert brain.proc.exited()
+
+
+def process_state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as fh:
+        return fh.read().rsplit(")", 1)[1].split()[0]
