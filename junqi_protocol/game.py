@@ -321,9 +321,11 @@ def report_problem(pos: Position, alive: list[bool], ev: Event) -> Optional[str]
     "marshal: L1 is not one of N's headquarters"
     """
     b = pos.board
+    if ev.kind == "end":
+        return None
     who = b.letters[ev.seat]
     if not alive[ev.seat]:
-        return f"{'gameover' if ev.kind == 'end' else ev.kind}: {who} is out already"
+        return f"{ev.kind}: {who} is out already"
     if ev.kind == "move":
         return _move_problem(pos, ev)
     if ev.kind == "marshal":

@@ -255,8 +255,9 @@ class LineAgent(PipeAgent):
         self.board = board
         self._start()
         self.send("junqi")
+        deadline = time.monotonic() + self.handshake  # for the whole handshake, however many lines it has
         while True:
-            line = self.read(self.handshake)
+            line = self.read(max(0.0, deadline - time.monotonic()))
             if line.startswith("id name "):
                 self.name = line[8:]
             elif line == "junqiok":
