@@ -65,6 +65,8 @@ def foreign_move(engine: Engine, board: Board) -> str:
 
 def main(mode: str) -> None:
     note_pid(os.getpid())
+    sys.stderr.write(f"broken engine {mode}: starting\n")
+    sys.stderr.flush()
     if mode == "startup":
         sys.exit(4)
     if mode == "spawn":

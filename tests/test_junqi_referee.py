@@ -149,6 +149,13 @@ def seat_steps(game: list[dict], seat: str) -> list[dict]:
     return [s for s in steps(game) if s["seat"] == seat]
 
 
+def test_engine_stderr_is_kept_with_engine_log(tmp_path):
+    logs = tmp_path / "logs"
+    referee(tmp_path, "--variant", "2p", "--engine-log", str(logs), f"{BROKEN} illegal", f"{BROKEN} garbage")
+    assert sorted(p.name for p in logs.iterdir()) == ["game1-N.log", "game1-S.log"]
+    assert (logs / "game1-S.log").read_text(encoding="utf-8").startswith("broken engine illegal: starting")
+
+
 def test_engine_that_dies_before_its_lineup_is_out_for_lineup(tmp_path):
     _, (game,) = referee(tmp_path, "--variant", "2p", f"{BROKEN} startup", "random")
     entry = next(o for o in game if o["type"] == "lineup" and o["seat"] == "S")
