@@ -137,15 +137,22 @@ def sprt_test(words: list[str]) -> Sprt:
 
 
 def games_available() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group="sanqi.match")}
+    """The game modules of the entry-point group ``sanqi.match`` this build carries (a build may lack some)."""
+    found = {}
+    for ep in entry_points(group="sanqi.match"):
+        try:
+            found[ep.name] = ep.load()
+        except ImportError:
+            continue
+    return found
 
 
 def parser(games: list[str]) -> ArgParser:
     p = ArgParser(prog="sanqi match", description=__doc__)
     p.add_argument("--game", choices=games, default="xiangqi", help="which game")
-    p.add_argument("--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE",
                    help="an engine: cmd=COMMAND [name=N] [proto=P] [option.NAME=VALUE] [game keys]; give two")
-    p.add_argument("--each", nargs="+", default=[], metavar="KEY=VALUE", help="keys for both engines")
+    p.add_argument("--each", nargs="+", metavar="KEY=VALUE", help="keys for both engines")
     p.add_argument("--games", type=positive_int, default=20, help="games to play (each opening twice, seats swapped)")
     p.add_argument("--openings", metavar="FILE", help="openings file in the game's format (default: the game's own)")
     p.add_argument("--random-openings", action="store_true", help="take the openings in an order shuffled by --seed")
@@ -155,7 +162,7 @@ def parser(games: list[str]) -> ArgParser:
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR in the game's own format")
     p.add_argument("--engine-log", metavar="DIR", help="keep each engine's stderr in DIR (default: discarded)")
     p.add_argument("--cluster", metavar="ADDRESS", help="send games to the Dask scheduler at ADDRESS (pip install sanqi[cluster])")
-    p.add_argument("--retries", type=natural_int, default=3, help="with --cluster: how often a game lost with its worker is replayed")
+    p.add_argument("--retries", type=natural_int, default=3, help="with --cluster: how often a game whose task raised is replayed (the scheduler replays a game lost with its worker)")
     return p
 
 
@@ -187,7 +194,7 @@ def folder(path: Optional[str], what: str) -> Optional[str]:
 def main(argv: Optional[list[str]] = None, games: Optional[dict[str, Any]] = None) -> int:
     """Run ``sanqi match``; ``games`` maps a game name to its module (default: the entry points)."""
     args = list(argv or [])
-    found = games if games is not None else {name: ep.load() for name, ep in games_available().items()}
+    found = games if games is not None else games_available()
     p = parser(sorted(found))
     name = game_name(args)
     if name in found:
@@ -197,7 +204,7 @@ def main(argv: Optional[list[str]] = None, games: Optional[dict[str, Any]] = Non
 
 
 def play(opts: argparse.Namespace, game: Any) -> int:
-    specs = engine_specs(opts.engine, opts.each, game.DEFAULT_PROTO)
+    specs = engine_specs(opts.engine or [], opts.each or [], game.DEFAULT_PROTO)
     folder(opts.records, "record")
     folder(opts.engine_log, "engine log")
     setup: Setup = game.make_setup(opts, specs)
