@@ -131,6 +131,21 @@ def feasible_masks(masks: list[int], counts: list[int]) -> Optional[list[int]]:
     return [sum(1 << k for k in kinds_of(m) if reach[k] >> assign[t] & 1) for t, m in enumerate(masks)]
 
 
+def _reaches(edge: list[int], frm: int, to: int) -> bool:
+    """Whether a chain of reassignments leads from kind ``frm`` to kind ``to``."""
+    seen = 1 << frm
+    frontier = seen
+    while frontier:
+        nxt = 0
+        for j in kinds_of(frontier):
+            nxt |= edge[j]
+        frontier = nxt & ~seen
+        seen |= nxt
+        if seen >> to & 1:
+            return True
+    return False
+
+
 def _chain(masks: list[int], assign: list[int], new: int, old: int) -> list[tuple[int, int]]:
     """The shifts (piece, its next kind) that free a place of kind ``new`` and fill the place of
     kind ``old`` about to be left: a shortest path of reassignments from ``new`` to ``old``."""
@@ -175,11 +190,20 @@ def sample_army(masks: list[int], counts: list[int], weight: list[list[float]], 
     for t in order:
         if masks[t] & (masks[t] - 1) == 0:
             continue
-        reach = _reach(masks, assign)
-        options = [k for k in kinds_of(masks[t]) if reach[k] >> assign[t] & 1]
-        # Copies still unplaced times the prior: close to uniform over complete deployments.
+        edge = [0] * KINDS
+        for u, held in enumerate(assign):
+            edge[held] |= masks[u]
+        # Copies still unplaced times the prior: close to uniform over complete deployments. A
+        # draw that leaves no complete deployment is struck and drawn again.
+        options = kinds_of(masks[t])
         w = [weight[t][k] * max(left[k], 0) for k in options]
-        k = rng.choices(options, w)[0] if sum(w) > 0 else rng.choice(options)
+        while True:
+            i = rng.choices(range(len(options)), w)[0] if sum(w) > 0 else rng.randrange(len(options))
+            k = options[i]
+            if k == assign[t] or _reaches(edge, k, assign[t]):
+                break
+            options = options[:i] + options[i + 1:]
+            w = w[:i] + w[i + 1:]
         if k != assign[t]:
             for other, j in _chain(masks, assign, k, assign[t]):
                 assign[other] = j

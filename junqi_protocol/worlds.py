@@ -23,7 +23,7 @@ from junqi_protocol.game import Position, Rules
 from junqi_protocol.position import JunqiPosition, zobrist_keys
 
 WORLDS = 6
-MIN_WORLDS = 3  # a deeper pass counts only when finished in this many worlds (or all there are)
+MIN_WORLDS = 2  # a deeper pass counts only when finished in this many worlds (or all there are)
 MAX_DEPTH = 8
 CANDIDATES = 8  # root moves searched beyond the first, static pass
 
@@ -91,8 +91,9 @@ class Planner:
                     best = [best[i] for i in ranked]
             if done < len(samples) or time.perf_counter() >= deadline:
                 break
-            # Each deeper pass costs several times the last: do not start one that cannot finish.
-            if (time.perf_counter() - start) * 4 > budget_ms / 1000.0:
+            # Each deeper pass costs several times the last: do not start one that cannot finish
+            # (the static first pass says nothing about the cost of searching).
+            if depth > 1 and (time.perf_counter() - start) * 4 > budget_ms / 1000.0:
                 break
         self.used = int((time.perf_counter() - start) * 1000)
         if not best:
