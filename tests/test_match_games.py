@@ -3,6 +3,7 @@
 import json
 import re
 import sys
+import time
 
 import pytest
 
@@ -157,15 +158,21 @@ def test_the_idle_gomoku_brain_is_suspended(tmp_path):
     brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", None)
     brain.open(gomoku.Limits(1000, 0, 0, 0, 15))
     try:
-        assert process_state(brain.proc.proc.pid) == "T"  # stopped until its turn
+        assert comes_to_stop(brain.proc.proc.pid)  # stopped until its turn
         board = gomoku.Board(15, 15, 0)
         assert brain.move(board, [], 0, 10_000) == (7, 7)
-        assert process_state(brain.proc.proc.pid) == "T"
+        assert comes_to_stop(brain.proc.proc.pid)
     finally:
         brain.close()
     assert brain.proc.exited()
 
 
-def process_state(pid: int) -> str:
-    with open(f"/proc/{pid}/stat") as fh:
-        return fh.read().rsplit(")", 1)[1].split()[0]
+def comes_to_stop(pid: int) -> bool:
+    """Whether the process is seen stopped (state T) within a few seconds: SIGSTOP lands asynchronously."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as fh:
+            if fh.read().rsplit(")", 1)[1].split()[0] == "T":
+                return True
+        time.sleep(0.01)
+    return False
