@@ -46,7 +46,7 @@ def wait_until(condition, seconds: float = 20.0) -> bool:
     return condition()
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_killing_the_launcher_leaves_nothing(tmp_path: pathlib.Path, how: int) -> None:
     env = dict(os.environ, TMPDIR=str(tmp_path))
     launcher = subprocess.Popen(sanqi_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
