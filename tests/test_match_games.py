@@ -70,12 +70,12 @@ def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, 
     assert len(sgf) == 2 and all(line.startswith("(;FF[4]GM[4]SZ[15]") for line in sgf)
 
 
-@pytest.mark.parametrize("variant, seats", [("2p", 2), ("4p", 4)])
-def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, variant, seats):
+@pytest.mark.parametrize("variant, seats, concurrency", [("2p", 2, "1"), ("4p", 4, "2")])
+def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, variant, seats, concurrency):
     games, out = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
-                       "--games", "4", "--seed", "1", "--records", str(tmp_path))
+                       "--games", "4", "--seed", "1", "--records", str(tmp_path), "--concurrency", concurrency)
     assert sorted(games) == [1, 2, 3, 4]
-    recorded = read_games((tmp_path / "games.jsonl").read_text().splitlines())
+    recorded = read_games((tmp_path / "games.jsonl").read_text().splitlines())  # games in number order
     assert len(recorded) == 4
     for lines in recorded:
         assert replay(lines)[1] == []
