@@ -236,6 +236,8 @@ class Beliefs:
         self.contradictions: list[str] = []
         self.cache: dict[int, tuple[list[int], dict[int, list[float]]]] = {}
         self.settled: dict[int, list[int]] = {}
+        # Prior weight of each kind by home slot (flat, or deployment habits: :func:`lineups.habits`).
+        self.prior: list[list[float]] = [[1.0] * KINDS for _ in range(HOME)]
 
     def start(self, pos: Position) -> None:
         b = self.board
@@ -407,7 +409,7 @@ class Beliefs:
         masks = [self.mask[t] for t in tags]
         cached = self.cache.get(seat)
         if cached is None or cached[0] != masks:
-            rows = balance(masks, list(COUNTS), [[1.0] * KINDS for _ in tags])
+            rows = balance(masks, list(COUNTS), [self.prior[t % HOME] for t in tags])
             cached = (masks, dict(zip(tags, rows)))
             self.cache[seat] = cached
         return cached[1]
@@ -517,8 +519,8 @@ class Deployments:
         return allowed
 
     def weights(self, tags: list[int]) -> list[list[float]]:
-        """The prior of each piece's kinds before the counts: flat."""
-        return [[1.0] * KINDS for _ in tags]
+        """The prior of each piece's kinds before the counts: the beliefs' deployment prior."""
+        return [self.beliefs.prior[t % HOME] for t in tags]
 
     def probabilities(self, seat: int, tag: int) -> list[float]:
         """Kind probabilities of one piece: the samples' frequencies mixed with the army's

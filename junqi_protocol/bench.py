@@ -4,10 +4,13 @@
   nodes per second of the core's search inside it;
 * beliefs: ``--games`` dark-information games per variant are played in process (``events`` in
   every seat, strong-style lineups dealt, seeded), then followed from every seat's view; at every
-  step every hidden piece's true kind is scored by the average log-loss (nats) of four methods
+  step every hidden piece's true kind is scored by the average log-loss (nats) of five methods
   computed side by side: a count prior (kind counts within the deployment rules), the seed's
   min/max rank interval, the per-piece masks with per-kind counts, and ours (joint masks and
-  balanced marginals). Any true kind excluded or given probability zero is counted and shown.
+  balanced marginals) with a flat prior and with the deployment-habits prior
+  (:func:`junqi_protocol.lineups.habits`; the games' lineups come from the same generator, so
+  that figure is what knowing an opponent's habits is worth, not a figure for any opponent).
+  Any true kind excluded or given probability zero is counted and shown.
 """
 
 import argparse
@@ -19,14 +22,14 @@ from junqi_protocol.beliefs import Beliefs, kinds_of, start_mask
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import LocalAgent
-from junqi_protocol.lineups import deals
+from junqi_protocol.lineups import deals, habits
 from junqi_protocol.players import Engine
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
 from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.rules import COUNTS
 
-METHODS = ("count prior", "min/max ranks", "masks + counts", "joint (ours)")
+METHODS = ("count prior", "min/max ranks", "masks + counts", "joint, flat prior", "joint, habits prior")
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
 
@@ -70,20 +73,21 @@ def weighted(mask: int, weights: list[float]) -> list[float]:
     return out
 
 
-def record_games(variant: str, games: int, seed: int) -> str:
+def record_games(variant: str, games: int, seed: int, dealt: bool) -> str:
     board = Board(variant)
     buf = io.StringIO()
     ref = Referee(variant, "info=dark", Recorder(buf), 600_000, 10_000)
-    ref.deals = deals(games, board.seats, seed)
+    if dealt:
+        ref.deals = deals(games, board.seats, seed)
     for g in range(1, games + 1):
         ref.play(g, [LocalAgent("events", seed * 1000 + g * 10 + s) for s in range(board.seats)])
     return buf.getvalue()
 
 
-def bench_beliefs(variant: str, games: int, seed: int) -> None:
+def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
     board = Board(variant)
     t = time.perf_counter()
-    records = read_games(record_games(variant, games, seed).splitlines())
+    records = read_games(record_games(variant, games, seed, dealt).splitlines())
     loss = [0.0] * len(METHODS)
     zero = [0] * len(METHODS)
     excluded = 0
@@ -94,7 +98,8 @@ def bench_beliefs(variant: str, games: int, seed: int) -> None:
         for seat in range(board.seats):
             # The per-kind count method and ours follow the same events side by side.
             old = follow(lines, seat, joint=False)
-            for (ours, _), (theirs, _) in zip(follow(lines, seat), old):
+            flat = follow(lines, seat, prior=[[1.0] * 12 for _ in range(30)])
+            for (ours, _), (plain, _), (theirs, _) in zip(follow(lines, seat, prior=habits()), flat, old):
                 for p in range(board.size):
                     tag = ours.pos.tag[p]
                     owner = ours.pos.owner[p]
@@ -105,6 +110,7 @@ def bench_beliefs(variant: str, games: int, seed: int) -> None:
                     got = [weighted(start_mask(board, tag), [float(c) for c in COUNTS]),
                            weighted(minmax_mask(theirs.beliefs.mask[tag]), left),
                            theirs.beliefs.probabilities(owner, tag),
+                           plain.beliefs.marginals(owner)[tag],
                            ours.beliefs.marginals(owner)[tag]]
                     for i, probs in enumerate(got):
                         if probs[k] <= 0:
@@ -116,7 +122,7 @@ def bench_beliefs(variant: str, games: int, seed: int) -> None:
     spent = time.perf_counter() - t
     shown = ", ".join(f"{name} {loss[i] / max(1, checks):.3f}" + (f" ({zero[i]} zero)" if zero[i] else "")
                       for i, name in enumerate(METHODS))
-    print(f"beliefs {variant}: {len(records)} dark games, {checks} checks of a hidden piece's true kind in {spent:.0f}s; "
+    print(f"beliefs {variant}: {len(records)} dark games ({'strong-style lineups dealt' if dealt else 'events lineups'}), {checks} checks of a hidden piece's true kind in {spent:.0f}s; "
           f"true kind excluded {excluded} times; known exactly {100 * known / max(1, checks):.1f} %")
     print(f"beliefs {variant}: average log-loss (nats): {shown}")
 
@@ -128,10 +134,12 @@ def run(argv: list[str]) -> int:
     p.add_argument("--positions", type=int, default=4, help="positions per variant for the speed figure")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", choices=("2p", "4p", "both"), default="both")
+    p.add_argument("--own-lineups", action="store_true",
+                   help="belief games with events' own fixed lineup instead of dealt strong-style ones")
     opts = p.parse_args(argv)
     variants = ["2p", "4p"] if opts.variant == "both" else [opts.variant]
     for v in variants:
         bench_speed(v, opts.ms, opts.positions)
     for v in variants:
-        bench_beliefs(v, opts.games, opts.seed)
+        bench_beliefs(v, opts.games, opts.seed, not opts.own_lineups)
     return 0

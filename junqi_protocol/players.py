@@ -20,7 +20,7 @@ from typing import Callable, Optional
 from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
-from junqi_protocol.lineups import strong_lineup
+from junqi_protocol.lineups import habits, strong_lineup
 from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
@@ -160,6 +160,7 @@ class Engine:
             else:
                 self.pos.place(s, None)
         self.beliefs = Beliefs(self.board, self.seat)
+        self.beliefs.prior = habits()
         self.beliefs.start(self.pos)
         self.deployments = Deployments(self.beliefs, self.rng, WORLDS)
 

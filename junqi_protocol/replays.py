@@ -5,7 +5,7 @@ what a seat believed about each hidden piece with the kind the record says it wa
 """
 
 import random
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
@@ -26,9 +26,10 @@ def true_kinds(board: Board, lines: list[dict[str, Any]]) -> list[int]:
     return kinds
 
 
-def follow(lines: list[dict[str, Any]], seat: int, joint: bool = True, samples: int = 0,
-           seed: int = 0) -> Iterator[tuple[Engine, Deployments]]:
-    """The engine of ``seat`` (and its sampled deployments) after the start and after every step."""
+def follow(lines: list[dict[str, Any]], seat: int, joint: bool = True, samples: int = 0, seed: int = 0,
+           prior: Optional[list[list[float]]] = None) -> Iterator[tuple[Engine, Deployments]]:
+    """The engine of ``seat`` (and its sampled deployments) after the start and after every step;
+    ``prior`` replaces the beliefs' deployment prior."""
     head = lines[0]
     board = Board(head["variant"])
     rules = Rules(head["variant"], head["rules"])
@@ -43,6 +44,8 @@ def follow(lines: list[dict[str, Any]], seat: int, joint: bool = True, samples: 
             visible[s] = lineups[board.letters[s]]
     engine.begin(visible)
     engine.beliefs = Beliefs(board, seat, joint)
+    if prior is not None:
+        engine.beliefs.prior = prior
     engine.beliefs.start(engine.pos)
     deployments = Deployments(engine.beliefs, random.Random(seed), samples)
     for obj in lines:
