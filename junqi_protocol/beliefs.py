@@ -31,8 +31,6 @@ from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, KILLED, MARS
 ALL = (1 << 12) - 1
 SOLDIERS = (1 << 9) - 1
 KINDS = 12
-# Share of the sample frequencies in a kind probability, the rest from the balanced marginals.
-SAMPLED = 0.0
 BALANCE_ROUNDS = 30
 
 
@@ -226,7 +224,6 @@ class Beliefs:
         # Expected losses per kind, an unknown victim spread over the kinds it may have been.
         self.lost: list[list[float]] = [[0.0] * KINDS for _ in range(board.seats)]
         self.flag_at: list[int] = [-1] * board.seats
-        self.moved: list[bool] = [False] * board.size
         # Every unary fact (tag, mask) in order, to rebuild from after a contradiction.
         self.facts: list[tuple[int, int]] = []
         # Fights between two pieces both hidden from us: (attacker tag, defender tag, result).
@@ -270,7 +267,6 @@ class Beliefs:
         """Learn from a move about to be applied to ``pos``."""
         self.settle(pos)
         ta = pos.tag[frm]
-        self.moved[ta] = True
         self._restrict(ta, ALL & ~((1 << MINE) | (1 << FLAG)))
         if result == MOVE or result == EAT:
             if self.board.station[frm] and self.board.station[to] and needs_engineer(self.board, pos.owner, pos.kind, frm, to):
@@ -458,15 +454,13 @@ class Deployments:
     """A set of whole deployments of every hidden army, each consistent with everything seen.
 
     Samples that an event contradicts are dropped and new ones drawn (:meth:`refresh`); the
-    kind probabilities of a piece are the samples' frequencies, mixed with a little of the mask
-    probabilities so that no kind still possible ever gets zero."""
+    search plays each sample out as one world."""
 
     def __init__(self, beliefs: Beliefs, rng: random.Random, count: int = 24) -> None:
         self.beliefs: Beliefs = beliefs
         self.rng: random.Random = rng
         self.count: int = count
         self.samples: list[list[int]] = []
-        self.drawn: int = 0
 
     def consistent(self, sample: list[int], seats: list[int]) -> bool:
         b = self.beliefs
@@ -505,7 +499,6 @@ class Deployments:
                 return None
             for t, k in zip(tags, got):
                 sample[t] = k
-        self.drawn += 1
         return sample
 
     def _paired(self, sample: list[int], tag: int) -> int:
@@ -523,13 +516,7 @@ class Deployments:
         return [self.beliefs.prior[t % HOME] for t in tags]
 
     def probabilities(self, seat: int, tag: int) -> list[float]:
-        """Kind probabilities of one piece: the samples' frequencies mixed with the army's
-        balanced marginals (:func:`balance`), so no kind still possible gets zero."""
-        base = self.beliefs.marginals(seat)[tag]
-        if not self.samples:
-            return base
-        freq = [0.0] * KINDS
-        for s in self.samples:
-            freq[s[tag]] += 1.0
-        n = float(len(self.samples))
-        return [SAMPLED * freq[k] / n + (1.0 - SAMPLED) * base[k] for k in range(KINDS)]
+        """Kind probabilities of one piece: the army's balanced marginals, positive for every kind
+        still possible. (The frequencies of the few dozen samples a move can afford scored worse:
+        2.14 nats against 2.07 on the same records.)"""
+        return self.beliefs.marginals(seat)[tag]
