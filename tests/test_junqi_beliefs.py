@@ -40,6 +40,17 @@ def test_true_kind_always_possible_and_likely(name):
     assert checked > 1000
 
 
+def opening():
+    """A two-player start seen from S: N's whole army hidden."""
+    board = Board("2p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    pos.place(1, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    return board, pos, beliefs
+
+
 def test_matching_enforces_the_exact_counts():
     # Three pieces that may be marshal or general, one army with one of each: no deployment.
     assert match([0b11, 0b11, 0b11], [1, 1, 0] + [0] * 9) is None
@@ -48,12 +59,7 @@ def test_matching_enforces_the_exact_counts():
 
 
 def test_samples_are_whole_legal_armies():
-    board = Board("2p")
-    pos = Position(board)
-    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
-    pos.place(1, None)
-    beliefs = Beliefs(board, 0)
-    beliefs.start(pos)
+    board, pos, beliefs = opening()
     deployments = Deployments(beliefs, random.Random(3), 10)
     deployments.refresh(pos)
     assert len(deployments.samples) == 10
@@ -66,12 +72,7 @@ def test_samples_are_whole_legal_armies():
 
 
 def test_a_marshal_death_pins_the_dead_piece_and_the_flag():
-    board = Board("2p")
-    pos = Position(board)
-    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
-    pos.place(1, None)
-    beliefs = Beliefs(board, 0)
-    beliefs.start(pos)
+    board, pos, beliefs = opening()
     frm, to = board.point("F0"), board.point("G0")  # N's piece attacks our 司令 and both die
     beliefs.before_move(pos, frm, to, 3)
     pos.apply(frm, to, 3)
@@ -83,12 +84,7 @@ def test_a_marshal_death_pins_the_dead_piece_and_the_flag():
 
 
 def test_a_contradiction_is_logged_and_recovered():
-    board = Board("2p")
-    pos = Position(board)
-    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
-    pos.place(1, None)
-    beliefs = Beliefs(board, 0)
-    beliefs.start(pos)
+    board, pos, beliefs = opening()
     for name in ("A0", "A2", "A4"):  # three pieces claimed to be the flag
         beliefs._restrict(board.point(name), 1 << FLAG)
     beliefs.settle(pos)
