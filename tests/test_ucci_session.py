@@ -4,6 +4,7 @@ import io
 
 from conftest import Session, greeted, plays_legally
 from engine_core.loop import Channel
+from engine_core.search import Limits
 from ucci_engine.position import START_FEN
 from ucci_engine.protocol import UcciProtocol
 
@@ -347,13 +348,22 @@ def test_an_unexpected_exception_in_a_handler_is_an_error_line_and_the_engine_se
     assert protocol.engine.position.fen().startswith("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/")
 
 
-def test_a_search_that_fails_still_hands_over_a_legal_move() -> None:
-    protocol = UcciProtocol()
+class BrokenSearcher:
+    """A searcher that fails at once (the compiled Searcher's methods cannot be patched)."""
 
-    def broken(*args: object) -> None:
+    limits = Limits()
+    pondering = False
+
+    def think(self, *args: object) -> None:
         raise RuntimeError("search broke")
 
-    protocol.engine.searcher.think = broken  # type: ignore[method-assign]
+    def stop(self) -> None:
+        return None
+
+
+def test_a_search_that_fails_still_hands_over_a_legal_move() -> None:
+    protocol = UcciProtocol()
+    protocol.engine.searcher = BrokenSearcher()  # type: ignore[assignment]
     out = run_lines(protocol, "ucci", "position startpos", "go depth 3", "isready", "quit")
     assert "info string error internal error RuntimeError: search broke" in out
     moves = [line.split()[1] for line in out if line.startswith("bestmove")]
