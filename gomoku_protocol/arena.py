@@ -14,8 +14,9 @@ Piskvork ``.psq`` file and appended to ``games.sgf`` (as c-gomoku-cli writes it)
 
 >>> [opening_line(15)(text) for text in ("0,0, 1,0", "h8i9", "a1p1")]
 [[(7, 7), (8, 7)], [(7, 7), (8, 8)], None]
->>> sgf_game(15, ("a", "b"), [(7, 7), (8, 8)], "B+", "five")
-'(;FF[4]GM[4]SZ[15]PB[a]PW[b]RE[B+]C[five];B[hh];W[ii])\\n'
+>>> print(sgf_game(SgfHead(3, 0, 15, ("a", "b"), "B+1", "five"), [(7, 7), (8, 8), (9, 9)], [0, 0, 812], 2), end="")
+(;FF[4]GM[4]GN[3]RU[0]SZ[15]PB[a]PW[b]RE[B+1]TE[five]
+;B[hh]C[opening move];W[ii]C[opening move];B[jj]C[812ms])
 """
 
 import os
@@ -63,10 +64,23 @@ def opening_line(size: int) -> "Callable[[str], Optional[list[tuple[int, int]]]]
     return parse
 
 
-def sgf_game(size: int, names: tuple[str, str], moves: list[tuple[int, int]], result: str, reason: str) -> str:
-    """One game in SGF (GM[4] is gomoku), black first, coordinates as letters from ``a`` = 0."""
-    body = "".join(f";{'BW'[n % 2]}[{chr(97 + x)}{chr(97 + y)}]" for n, (x, y) in enumerate(moves))
-    return f"(;FF[4]GM[4]SZ[{size}]PB[{names[0]}]PW[{names[1]}]RE[{result}]C[{reason}]{body})\n"
+@dataclass(frozen=True)
+class SgfHead:
+    number: int
+    rule: int
+    size: int
+    names: tuple[str, str]  # black, white
+    result: str  # B+1, W+1 or 0, as c-gomoku-cli writes
+    reason: str
+
+
+def sgf_game(head: SgfHead, moves: list[tuple[int, int]], times: list[int], opening: int) -> str:
+    """One game in SGF as c-gomoku-cli writes it: GM[4], black first, coordinates as letters from ``a`` = 0,
+    each move's milliseconds (or ``opening move``) as its comment."""
+    notes = ["opening move" if n < opening else f"{times[n]}ms" for n in range(len(moves))]
+    body = "".join(f";{'BW'[n % 2]}[{chr(97 + x)}{chr(97 + y)}]C[{note}]" for n, ((x, y), note) in enumerate(zip(moves, notes)))
+    return (f"(;FF[4]GM[4]GN[{head.number}]RU[{head.rule}]SZ[{head.size}]PB[{head.names[0]}]PW[{head.names[1]}]"
+            f"RE[{head.result}]TE[{head.reason}]\n{body})\n")
 
 
 @dataclass(frozen=True)
@@ -220,9 +234,9 @@ class GomokuSetup:
         score = 0.5 if winner < 0 else 1.0 if order[winner] == 0 else 0.0
         names = (self.names[order[0]], self.names[order[1]])
         size = self.limits.size
-        result = {0: "B+", 1: "W+"}.get(winner, "0")
+        head = SgfHead(job.number, self.limits.rule, size, names, {0: "B+1", 1: "W+1"}.get(winner, "0"), reason)
         records = {f"game{job.number:05d}.psq": write_psq(size, size, moves, times, names),
-                   "games.sgf": sgf_game(size, names, moves, result, reason)}
+                   "games.sgf": sgf_game(head, moves, times, len(opening))}
         return Outcome(job.number, score, reason, len(moves), forfeits, records)
 
     def game(self, seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]]

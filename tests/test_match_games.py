@@ -66,8 +66,12 @@ def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, 
     for number, (reason, plies) in games.items():
         psq = read_psq((tmp_path / f"game{number:05d}.psq").read_text())
         assert len(psq.moves) == plies and psq.width == 15
-    sgf = (tmp_path / "games.sgf").read_text().splitlines()
-    assert len(sgf) == 2 and all(line.startswith("(;FF[4]GM[4]SZ[15]") for line in sgf)
+    sgf = (tmp_path / "games.sgf").read_text()
+    assert sgf.count("(;FF[4]GM[4]") == 2
+    for number, (reason, plies) in games.items():
+        game = sgf.split("(;")[number]
+        assert f"GN[{number}]" in game and f"TE[{reason}]" in game
+        assert len(re.findall(r";[BW]\[[a-o]{2}\]", game)) == plies
 
 
 @pytest.mark.parametrize("variant, seats, concurrency", [("2p", 2, "1"), ("4p", 4, "2")])
