@@ -50,10 +50,12 @@ def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_re
     assert "forfeits: ucci time 0, illegal 0, crash 0; uci time 0, illegal 0, crash 0" in out
 
 
-def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(capsys):
+def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(capsys, tmp_path):
     games, out = match(capsys, "--game", "xiangqi", "--engine", "cmd=sanqi", "--engine", "cmd=false", "name=broken",
-                       "--each", "depth=1", "--games", "2")
-    assert len(games) == 2
+                       "--each", "depth=1", "--games", "2", "--records", str(tmp_path))
+    assert [reason for reason, _ in games.values()] == ["black did not start: false: no ucciok", "red did not start: false: no ucciok"]
+    assert '[Result "1-0"]' in (tmp_path / "game00001.pgn").read_text()
+    assert '[Result "0-1"]' in (tmp_path / "game00002.pgn").read_text()
     assert "sanqi                                2     2     0     0" in out
     assert "broken time 0, illegal 0, crash 2" in out
 

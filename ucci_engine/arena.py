@@ -200,23 +200,24 @@ class XiangqiSetup:
                 try:
                     players.append(Player(self.engines[engine], self.log(job, colour), times))
                 except StartFailed as exc:
-                    return Outcome(job.number, 1.0 if engine else 0.0, f"{self.names[engine]} did not start: {exc}",
-                                   0, [(engine, "crash")])
+                    lost = len(players)  # the colour that did not start loses
+                    result = GameResult(float(lost), f"{colour} did not start: {exc}", [])
+                    return self.outcome(job, order, fen, result, times, [(engine, "crash")])
             result = play_game(players[0], players[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
             for player in players:
                 player.close()
-        return self.outcome(job, order, fen, result, times, players)
-
-    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int],
-                players: list[Player]) -> Outcome:
-        score = result.score if order[0] == 0 else 1.0 - result.score
         forfeits = []
         if result.score != 0.5:
-            loser = 1 if result.score == 1.0 else 0  # colour index
+            loser = int(result.score)  # the colour that lost: red (0) when red scored 0
             kind = forfeit_kind(result.reason, players[loser])
             if kind:
                 forfeits.append((order[loser], kind))
+        return self.outcome(job, order, fen, result, times, forfeits)
+
+    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int],
+                forfeits: list[tuple[int, str]]) -> Outcome:
+        score = result.score if order[0] == 0 else 1.0 - result.score
         tc = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
         text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, result.moves,
                                 times[:len(result.moves)], {1.0: "1-0", 0.0: "0-1"}.get(result.score, "1/2-1/2"),
