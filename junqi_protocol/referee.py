@@ -149,6 +149,7 @@ class Referee:
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
         for seat, why in sorted(rejected.items()):
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": why})
+            agents[seat].close()  # out before play began: its seat is over
         events: list[Event] = []
         for seat in sorted(rejected):
             events += game.eliminate(seat, "lineup")

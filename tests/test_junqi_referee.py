@@ -113,8 +113,9 @@ def test_four_player_crash_mid_game(tmp_path):
 
 
 def test_pipe_engines_in_both_protocols_and_print(tmp_path):
-    out, games = referee(tmp_path, "--variant", "2p", "--games", "2", f"junqi:{SANQI}", f"ccgc:{SANQI} --protocol ccgc",
-                         "--engine-option", "1:player=random")
+    # nocapture=6 and a 30 s clock keep the games short: the CCGC engine runs our default player, which thinks.
+    out, games = referee(tmp_path, "--variant", "2p", "--games", "2", "--rules", "nocapture=6", "--time", "30", f"junqi:{SANQI}",
+                         f"ccgc:{SANQI} --protocol ccgc", "--engine-option", "1:player=random")
     assert len(games) == 2
     assert games[0][0]["players"]["S"].startswith("sanqi") and games[0][0]["players"]["N"] == "sanqi"
     assert "games per minute" in out and f"ccgc:{SANQI}"[:30] in out
