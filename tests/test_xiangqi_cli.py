@@ -1,0 +1,70 @@
+"""``sanqi match`` and ``sanqi bench xiangqi``: every mistake is one line on stderr and status 2, help gives each default."""
+
+import subprocess
+
+import pytest
+
+from conftest import sanqi_command
+from ucci_engine import match
+
+
+def run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(sanqi_command() + args, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def one_line_status_2(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert done.stdout == ""
+    return line
+
+
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["match", "--tc", "abc"], "'abc' is not a time control like 10+0.1"),
+        (["match", "--tc", "0+0.1"], "'0+0.1' is not a time control"),
+        (["match", "--tc", "10+-1"], "'10+-1' is not a time control"),
+        (["match", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
+        (["match", "--engine", "/nonexistent --flag"], "no program '/nonexistent' to run"),
+        (["match", "--peer-option", "foo"], "'foo' is not NAME=VALUE"),
+        (["match", "--games", "0"], "'0' is not a whole number of at least 1"),
+        (["match", "--concurrency", "-1"], "'-1' is not a whole number of at least 1"),
+        (["match", "--max-plies", "x"], "'x' is not a whole number of at least 1"),
+        (["match", "--openings", "/nonexistent"], "cannot read the file '/nonexistent'"),
+        (["bench", "xiangqi", "--depth", "0"], "'0' is not a whole number of at least 1"),
+        (["bench", "xiangqi", "--depth", "-3"], "'-3' is not a whole number of at least 1"),
+        (["bench", "xiangqi", "--perft", "99"], "'99' is over 8"),
+        (["bench", "xiangqi", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
+    ],
+)
+def test_a_mistake_is_one_line_and_status_2(args: list[str], says: str) -> None:
+    line = one_line_status_2(run(args))
+    assert line.startswith(f"sanqi {args[0]}") and says in line, line
+
+
+def test_an_openings_file_with_an_impossible_position_is_refused(tmp_path) -> None:
+    path = tmp_path / "openings.fen"
+    path.write_text("# one good line, one impossible\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\n4k4/9/9/9/B8/9/9/9/9/3K5 w\n")
+    line = one_line_status_2(run(["match", "--openings", str(path)]))
+    assert "a red elephant cannot stand on a5" in line
+
+
+def test_a_missing_default_peer_is_named(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(match, "FAIRY_STOCKFISH", "/nonexistent/fairy-stockfish")
+    with pytest.raises(SystemExit) as done:
+        match.main(["--games", "1"])
+    assert done.value.code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "--peer" in line and "/nonexistent/fairy-stockfish" in line
+
+
+def test_match_help_documents_every_option_with_its_default() -> None:
+    done = run(["match", "--help"])
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    for option, default in [("--games", "20"), ("--tc", "10+0.1"), ("--peer", match.FAIRY_STOCKFISH), ("--peer-option", "none"),
+                            ("--engine", "the sanqi beside this one"), ("--concurrency", "1"), ("--max-plies", "300"),
+                            ("--openings", "the start position")]:
+        assert option in text and f"(default: {default})" in text, option
