@@ -11,14 +11,15 @@ from typing import Final, TYPE_CHECKING
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
+from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
 
 if TYPE_CHECKING:
     from gomoku_protocol.position import Board
 
 WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT: Final = 5000
-TEMPO: Final = 10
-SCALE: Final = 4
+BALANCED_ATTACK: Final = 100  # the style the weights were fitted as (position.STYLES)
+BALANCED_DEFENCE: Final = 90
 LEAF_VCF_NODES: Final = 24  # fours tried by the small VCF at a leaf
 LEAF_VCF_DEPTH: Final = 5
 
@@ -90,13 +91,14 @@ def evaluate(b: "Board") -> int:
     if len(b.fours[s]) >= 2 and not b.fives[o] and leaf_vcf(b, LEAF_VCF_DEPTH, _Budget(LEAF_VCF_NODES)):
         return WON
     theirs = threat_level(b, o)
-    # Scaled so that one shape's worth is a few tens of points, the step the core's aspiration
-    # window is tuned for.
-    score = (b.total(s) * b.attack - b.total(o) * b.defence) // (100 * SCALE) + TEMPO
+    # The fitted weights are the balanced style's; other styles scale attack and defence.
+    attack = b.attack_total(s) * b.attack * BALANCED_DEFENCE
+    defence = b.defence_total(o) * b.defence * BALANCED_ATTACK
+    score = (attack - defence) // (BALANCED_ATTACK * BALANCED_DEFENCE * pt.WEIGHT_SCALE) + TEMPO
     if theirs == 2:
-        score -= 80
+        score += THEIR_WIN_THREAT
     elif theirs == 1:
-        score -= 40
+        score += THEIR_THREAT
     if mine == 1 and theirs < 2 and not b.fours[o]:
-        score += 300
+        score += OUR_THREAT
     return max(-LIMIT, min(LIMIT, score))

@@ -30,6 +30,7 @@ OVERLINE: Final = 10  # renju black's six or more: no win, and forbidden
 # One-ply worth of each line shape, for attack and defence alike (the scorer the issue calls the
 # seed's; the values are ours).
 VALUE: Final = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
+WEIGHT_SCALE: Final = 16  # fitted evaluation weights are stored in sixteenths of a point
 # Per-cell counters packed in one int: fives | open fours << 4 | fours << 8 | open threes << 12 | overlines << 16.
 COUNT: Final = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
 

@@ -23,6 +23,7 @@ from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import evaluate, threat_level
 from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
+from gomoku_protocol.weights import ATTACK, DEFENCE
 
 MARGIN: Final = 5
 MIN_SIZE: Final = 5
@@ -80,6 +81,8 @@ def _padded(values: list[int]) -> list[int]:
 
 
 SCORE_DELTA: Final = _deltas(_padded(pt.VALUE), SCORE_SHIFT)
+ATTACK_DELTA: Final = _deltas(_padded(ATTACK), SCORE_SHIFT)
+DEFENCE_DELTA: Final = _deltas(_padded(DEFENCE), SCORE_SHIFT)
 COUNT_DELTA: Final = _deltas(_padded(pt.COUNT), COUNT_SHIFT)
 
 
@@ -127,7 +130,8 @@ class Board(SearchPosition):
         self.pairs: list[int] = _pair_table(kb, kw, renju)
         self.counts2: list[int] = [0] * n  # both colours' counters per point (pt.COUNT fields)
         self.scores2: list[int] = [0] * n  # both colours' summed shape values per point
-        self.totals2 = 0  # both colours' sums over the board
+        self.attack2 = 0  # both colours' fitted attack weights summed over the board
+        self.defence2 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
@@ -196,9 +200,14 @@ class Board(SearchPosition):
         v = self.scores2[i]
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
-    def total(self, color: int) -> int:
-        """``color``'s summed shape values over every point."""
-        v = self.totals2
+    def attack_total(self, color: int) -> int:
+        """``color``'s shapes over every point, weighted as the side to move's (fitted)."""
+        v = self.attack2
+        return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
+
+    def defence_total(self, color: int) -> int:
+        """``color``'s shapes over every point, weighted as the opponent's (fitted)."""
+        v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
     def _store(self, j: int, i: int, new: int) -> None:
@@ -208,9 +217,9 @@ class Board(SearchPosition):
             return
         self.packed[j] = new
         pair = (old << 8) | new
-        ds = SCORE_DELTA[pair]
-        self.scores2[i] += ds
-        self.totals2 += ds
+        self.scores2[i] += SCORE_DELTA[pair]
+        self.attack2 += ATTACK_DELTA[pair]
+        self.defence2 += DEFENCE_DELTA[pair]
         dc = COUNT_DELTA[pair]
         if dc:
             oc = self.counts2[i]

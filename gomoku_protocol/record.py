@@ -83,3 +83,40 @@ def write_psq(width: int, height: int, moves: list[tuple[int, int]], times: list
     out.extend(names)
     out.append("-1")
     return "\n".join(out) + "\n"
+
+
+class SgfGame:
+    def __init__(self, size: int, rule: int, moves: list[tuple[int, int]], opening: int, winner: int) -> None:
+        self.size = size
+        self.rule = rule
+        self.moves = moves
+        self.opening = opening  # how many of the moves were the opening's, not the players'
+        self.winner = winner  # 1 black, 2 white, 0 draw or unknown
+
+
+_SGF_GAME = re.compile(r"\(;(.*?)\)", re.S)
+_SGF_MOVE = re.compile(r";([BW])\[([a-z])([a-z])\](C\[([^\]]*)\])?")
+
+
+def read_sgf_games(text: str) -> list[SgfGame]:
+    """The games of an SGF file as c-gomoku-cli writes them (``SZ``, ``RU``, ``RE[B+1]``, moves
+    ``B[hh]`` with x then y as letters from ``a``, opening moves commented ``opening move``).
+
+    >>> g = read_sgf_games("(;FF[4]GM[4]SZ[15]RU[0]RE[W+1];B[hh]C[opening move];W[ih]C[9ms])")[0]
+    >>> g.size, g.rule, g.moves, g.opening, g.winner
+    (15, 0, [(7, 7), (8, 7)], 1, 2)
+    """
+    games: list[SgfGame] = []
+    for body in _SGF_GAME.findall(text):
+        size = re.search(r"SZ\[(\d+)\]", body)
+        rule = re.search(r"RU\[(\d+)\]", body)
+        result = re.search(r"RE\[([BW])\+", body)
+        moves: list[tuple[int, int]] = []
+        opening = 0
+        for m in _SGF_MOVE.finditer(body):
+            moves.append((ord(m.group(2)) - 97, ord(m.group(3)) - 97))
+            if m.group(5) == "opening move":
+                opening = len(moves)
+        winner = 0 if result is None else (1 if result.group(1) == "B" else 2)
+        games.append(SgfGame(int(size.group(1)) if size else 15, int(rule.group(1)) if rule else 0, moves, opening, winner))
+    return games
