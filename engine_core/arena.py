@@ -74,6 +74,15 @@ class Pool(Protocol):
     def close(self) -> None: ...
 
 
+def engine_log(folder: Optional[str], job: Job, seat: str) -> Optional[str]:
+    """Where an engine's stderr goes for one game (None: discarded); the folder is made on the machine
+    playing the game, which under --cluster is a worker, not the one running the match."""
+    if not folder:
+        return None
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, f"game{job.number}-{seat}.log")
+
+
 def schedule(games: int, openings: int, seed: Optional[int] = None, shuffle: bool = False) -> list[Job]:
     """Games 2k+1 and 2k+2 share opening k (cycling), seats swapped; shuffled opening order with ``seed``."""
     order = list(range(max(1, openings)))

@@ -27,7 +27,7 @@ from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
-from engine_core.arena import Job, Outcome
+from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, int_between, natural_int, positive_int
 from engine_core.matchcli import engine_command, read_book
 from gomoku_protocol.match import OPENINGS, RENJU_MOVE_LIMIT, baseline_move, read_openings
@@ -216,8 +216,7 @@ class GomokuSetup:
     def seat(self, engine: int, job: Job, colour: str) -> Seat:
         if not self.commands[engine]:
             return Seat()
-        log = os.path.join(self.log_dir, f"game{job.number}-{colour}.log") if self.log_dir else None
-        return BrainProcess(self.commands[engine], log)
+        return BrainProcess(self.commands[engine], engine_log(self.log_dir, job, colour))
 
     def play(self, job: Job) -> Outcome:
         opening = list(self.book[job.opening])

@@ -14,12 +14,11 @@ both armies start alike; with no set each engine deploys its own.
 
 import io
 import json
-import os
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine_core.arena import Job, Outcome
+from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_float
 from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
@@ -96,8 +95,9 @@ class JunqiSetup:
         agents: list[Any] = []
         for seat, engine in enumerate(who):
             agent = make_agent(self.engines[engine], list(self.options[engine]), job.seed + seat if self.seed_players else None)
-            if self.log_dir:
-                agent.log_to(os.path.join(self.log_dir, f"game{job.number}-{board.letters[seat]}.log"))
+            log = engine_log(self.log_dir, job, board.letters[seat])
+            if log:
+                agent.log_to(log)
             agents.append(GivenLineup(agent, self.lineups[job.opening]) if self.lineups else agent)
         text = io.StringIO()
         game = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms).play(job.number, agents)

@@ -182,3 +182,15 @@ def comes_to_stop(pid: int) -> bool:
                 return True
         time.sleep(0.01)
     return False
+
+
+def test_engine_stderr_is_kept_per_game_and_seat_on_request(capsys, tmp_path):
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text("import sys, runpy\nsys.stderr.write('hello from the engine\\n')\nsys.argv[1:] = ['--protocol', 'ucci']\n"
+                     "runpy.run_module('engine_core', run_name='__main__')\n")
+    match(capsys, "--game", "xiangqi", "--engine", f"cmd={sys.executable} {noisy}", "name=noisy", "--engine", "cmd=sanqi",
+          "--each", "depth=1", "--games", "2", "--max-plies", "4", "--engine-log", str(tmp_path / "logs"))
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == ["game1-black.log", "game1-red.log", "game2-black.log", "game2-red.log"]
+    assert "hello from the engine" in (tmp_path / "logs" / "game1-red.log").read_text()
+    assert "hello from the engine" in (tmp_path / "logs" / "game2-black.log").read_text()

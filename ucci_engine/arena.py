@@ -34,7 +34,7 @@ from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Optional
 
-from engine_core.arena import Job, Outcome
+from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
 from engine_core.matchcli import engine_command, read_book
 from ucci_engine.match import GameResult, UcciPlayer, play_game, time_control
@@ -188,7 +188,7 @@ class XiangqiSetup:
         return len(self.fens)
 
     def log(self, job: Job, colour: str) -> Optional[str]:
-        return os.path.join(self.log_dir, f"game{job.number}-{colour}.log") if self.log_dir else None
+        return engine_log(self.log_dir, job, colour)
 
     def play(self, job: Job) -> Outcome:
         order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
