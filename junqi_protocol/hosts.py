@@ -9,7 +9,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.engine_process import POLL, EngineProcess, StartError
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.players import Engine
-from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE
+from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
 
 CCGC_RESULT = {KILLED: 0, EAT: 1, BOTH: 2, MOVE: 3}
 DRAW = -1
@@ -273,7 +273,10 @@ class LineAgent(PipeAgent):
         line = self.read(timeout)
         if not line.startswith("lineup "):
             raise AgentError("protocol", f"expected a lineup, got {line[:60]!r}")
-        return line[7:].strip()
+        text = line[7:].strip()
+        if given and short_lineup(text) != short_lineup(given):
+            raise AgentError("protocol", f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
+        return text
 
     def begin(self, visible: dict[int, str]) -> None:
         for seat, text in sorted(visible.items()):

@@ -16,7 +16,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules, parse_event, report_problem
 from junqi_protocol.journal import Journal
 from junqi_protocol.players import STYLES, Engine, go_clock
-from junqi_protocol.rules import check_lineup
+from junqi_protocol.rules import check_lineup, short_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
@@ -147,7 +147,7 @@ class JunqiProtocol:
         err = check_lineup(parts[1])
         if err is not None:
             raise ValueError(f"visible {parts[0]}: {err}")
-        text = parts[1] if len(parts[1]) == 25 else parts[1].replace(".", "")
+        text = short_lineup(parts[1])
 
         def act() -> None:
             self.journal.visible[seat] = text

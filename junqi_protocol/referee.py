@@ -28,7 +28,7 @@ from junqi_protocol.hosts import ABORTED, Agent, AgentError, CcgcAgent, LineAgen
 from junqi_protocol.lineups import read_deals
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
-from junqi_protocol.rules import check_lineup, parse_lineup
+from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 
 
 class Aborted(BaseException):
@@ -139,7 +139,7 @@ class Referee:
                 if err is not None:
                     agent.error(f"lineup rejected: {err}")
                     raise AgentError("protocol", f"lineup {text[:40]!r}: {err}")
-                lineups[seat] = text if len(text) == 25 else text.replace(".", "")
+                lineups[seat] = short_lineup(text)
             except AgentError as exc:
                 rejected[seat] = str(exc)
                 sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({agent.name}): {exc}\n")
@@ -399,8 +399,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     if opts.engine_log:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
-    fh = open(opts.record, "a", encoding="utf-8") if opts.record else None
-    referee.recorder = Recorder(fh)
+    record = open(opts.record, "a", encoding="utf-8") if opts.record else None
+    referee.recorder = Recorder(record)
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]
     t0 = time.monotonic()
@@ -422,8 +422,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
                 line = " ".join(f"{board.letters[s]}={opts.engines[i]}" for s, i in enumerate(who))
                 print(f"game {number}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
     finally:
-        if fh is not None:
-            fh.close()
+        if record is not None:
+            record.close()
     minutes = (time.monotonic() - t0) / 60
     print(f"{'engine':30} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}")
     for i, spec in enumerate(opts.engines):

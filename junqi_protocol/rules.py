@@ -93,6 +93,15 @@ def check_lineup(text: str) -> Optional[str]:
     return None
 
 
+def short_lineup(text: str) -> str:
+    """The 25-letter form of a lineup written in either form.
+
+    >>> short_lineup("gcfcgi.b.idk.kda.f.ehehigjljhj")
+    'gcfcgibidkkdafehehigjljhj'
+    """
+    return text if len(text) == 25 else text.replace(".", "")
+
+
 def lineup_text(kinds: list[int]) -> str:
     """The 25-letter form of home-slot kinds."""
     return "".join(LETTERS[kinds[s]] for s in LINEUP_SLOTS)

@@ -11,6 +11,8 @@ from its third move request on (``ASKED``) misbehaves as MODE says:
 ``garbage`` sends a line that is no move
 ``longline`` sends a line of a million bytes
 ``lineup``  offers an illegal lineup (before any move)
+``own``     answers a dealt lineup with a lineup of its own
+``fair``    plays by the rules throughout
 ``late``    answers the third request after ``LATE`` seconds, then plays on normally
 ``flood``   sends ``FLOOD`` info lines before its third answer
 ``twice``   answers every request twice
@@ -95,12 +97,13 @@ def main(mode: str) -> None:
             board = Board(words[1])
             engine.new_game(words[1], board.letters.index(words[2]), Rules(words[1]))
         elif cmd == "lineup":
-            say("lineup " + ("abccddeeffggghhhiiijjkklk" if mode == "lineup" else engine.lineup("")))
+            given = "" if mode == "own" else " ".join(words[1:])
+            say("lineup " + ("abccddeeffggghhhiiijjkklk" if mode == "lineup" else engine.lineup(given)))
         elif cmd == "start":
             engine.begin({})
         elif cmd == "go":
             asked += 1
-            if asked < ASKED or mode in ("lineup", "spawn", "deaf"):
+            if asked < ASKED or mode in ("lineup", "own", "fair", "spawn", "deaf"):
                 say(answer())
             elif mode == "twice":
                 move = answer()

@@ -157,6 +157,16 @@ def test_engine_stderr_is_kept_with_engine_log(tmp_path):
     assert (logs / "game1-S.log").read_text(encoding="utf-8").startswith("broken engine illegal: starting")
 
 
+def test_dealt_lineup_must_be_the_one_played(tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text("abccddeeffggghhhiiijjkklj gcfcgi.b.idk.kda.f.ehehigjljhj\n", encoding="utf-8")
+    _, (game,) = referee(tmp_path, "--variant", "2p", "--lineups", str(deals), f"{BROKEN} own", f"{BROKEN} fair")
+    entry = {o["seat"]: o for o in game if o["type"] == "lineup"}
+    assert entry["S"]["error"].startswith("protocol: dealt abccddeeffggghhhiiijjkklj, answered another lineup")
+    assert entry["N"]["lineup"] == "gcfcgibidkkdafehehigjljhj"  # the 30-letter deal, played in 25
+    assert game[-1]["result"] == "N" and game[-1]["reason"] == "lineup"
+
+
 def test_engine_that_dies_before_its_lineup_is_out_for_lineup(tmp_path):
     _, (game,) = referee(tmp_path, "--variant", "2p", f"{BROKEN} startup", "random")
     entry = next(o for o in game if o["type"] == "lineup" and o["seat"] == "S")
