@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 from conftest import Session, greeted, plays_legally
 from engine_core.loop import Channel
 from engine_core.search import Limits
@@ -285,8 +287,9 @@ def test_digits_python_knows_but_fen_does_not_are_errors(session_factory) -> Non
         assert s.expect("FEN:")[0] == "FEN: 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
 
 
-def test_perft_is_a_job_that_isready_stop_and_quit_reach(session_factory) -> None:
-    s = ucci(session_factory)
+@pytest.mark.parametrize("hello,ok", [("ucci", "ucciok"), ("uci", "uciok")])
+def test_perft_is_a_job_that_isready_stop_and_quit_reach(session_factory, hello: str, ok: str) -> None:
+    s = greeted(session_factory, hello, ok)
     s.send("go perft 99")
     s.expect("info string perft 99 taken as perft 8")
     s.send("isready")
@@ -299,7 +302,6 @@ def test_perft_is_a_job_that_isready_stop_and_quit_reach(session_factory) -> Non
     assert s.expect("Nodes searched:", timeout=SLOW)[0] == "Nodes searched: 1920"
     s.send("go perft 8")
     s.send("quit")
-    s.expect("bye", timeout=SLOW)
     assert s.proc.wait(SLOW) == 0
 
 

@@ -156,17 +156,3 @@ def test_a_number_that_is_not_one_starts_no_search(session_factory) -> None:
     s.send("isready")
     _, before = s.expect("readyok")
     assert not [b for b in before if b.startswith("bestmove")]
-
-
-def test_perft_is_stopped_and_quit_exits(session_factory) -> None:
-    s = uci(session_factory)
-    s.send("go perft 7")
-    s.send("isready")
-    s.expect("readyok", timeout=SLOW)
-    s.send("stop")
-    s.expect("info string perft stopped", timeout=SLOW)
-    s.send("position moves a0a1")
-    s.expect("info string error position needs startpos or fen")
-    s.send("go perft 6")
-    s.send("quit")
-    assert s.proc.wait(SLOW) == 0
