@@ -12,11 +12,10 @@ writes the records the games return and stops early when an SPRT decides.
 import os
 import random
 import sys
-import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional, Protocol, TextIO
+from typing import Iterator, Optional, Protocol, TextIO
 
 from engine_core.stats import Sprt, Tally
 
@@ -69,7 +68,7 @@ class Pool(Protocol):
 
     def submit(self, setup: Setup, job: Job) -> object: ...
 
-    def done(self, pending: set[object]) -> Iterator[tuple[object, Outcome]]: ...
+    def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]: ...
 
     def close(self) -> None: ...
 
@@ -101,11 +100,11 @@ class LocalPool:
     def submit(self, setup: Setup, job: Job) -> object:
         return self.executor.submit(setup.play, job)
 
-    def done(self, pending: set[object]) -> Iterator[tuple[object, Outcome]]:
+    def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]:
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
         for fut in finished:
             assert isinstance(fut, Future)
-            yield fut, fut.result()
+            yield fut, fut.exception() or fut.result()
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
@@ -121,6 +120,7 @@ class Summary:
     seconds: float
     llr: Optional[float] = None
     verdict: Optional[str] = None
+    failed: list[tuple[int, str]] = field(default_factory=list)  # games the referee could not finish: not counted
 
     def forfeits(self, engine: int, kind: str) -> int:
         return sum(1 for o in self.outcomes for e, k in o.forfeits if e == engine and k == kind)
@@ -137,22 +137,27 @@ class Progress:
         self.live = out.isatty()
         self.start = time.monotonic()
 
-    def status(self, tally: Tally) -> str:
+    def status(self, tally: Tally, llr: Optional[float]) -> str:
         done = tally.games
         value, low, high = tally.elo(self.paired and tally.pairs > 0)
         left = (time.monotonic() - self.start) / max(1, done) * (self.total - done)
+        sprt = "" if llr is None else f", LLR {llr:+.2f}"
         return (f"{done}/{self.total} games, {self.names[0]} {tally.wins + tally.draws / 2:g}/{done} "
-                f"(+{tally.wins} ={tally.draws} -{tally.losses}), Elo {value:+.0f} ± {(high - low) / 2:.0f}, "
+                f"(+{tally.wins} ={tally.draws} -{tally.losses}), Elo {value:+.0f} ± {(high - low) / 2:.0f}{sprt}, "
                 f"ETA {clock(left)}")
 
-    def game(self, job: Job, outcome: Outcome, tally: Tally) -> None:
+    def game(self, job: Job, outcome: Outcome, tally: Tally, llr: Optional[float]) -> None:
         if self.live:
-            self.out.write("\r\x1b[K" + self.status(tally))
+            self.out.write("\r\x1b[K" + self.status(tally, llr))
         else:
             first, second = (self.names[1], self.names[0]) if job.swapped else self.names
             points = outcome.score if not job.swapped else 1.0 - outcome.score
             self.out.write(f"game {job.number}: opening {job.opening + 1}, {first} vs {second}: {result_text(points)} "
-                           f"({outcome.reason}, {outcome.plies} plies); {self.status(tally)}\n")
+                           f"({outcome.reason}, {outcome.plies} plies); {self.status(tally, llr)}\n")
+        self.out.flush()
+
+    def failed(self, job: Job, why: str) -> None:
+        self.out.write(("\r\x1b[K" if self.live else "") + f"game {job.number}: not played to the end, not counted: {why}\n")
         self.out.flush()
 
     def finish(self) -> None:
@@ -193,13 +198,17 @@ class RecordFiles:
 
 
 def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdout, sprt: Optional[Sprt] = None,
-              records: Optional[str] = None, concurrency: int = 1,
-              stop: Optional[threading.Event] = None, on_outcome: Optional[Callable[[Outcome], None]] = None) -> Summary:
-    """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides."""
+              records: Optional[str] = None, concurrency: int = 1) -> Summary:
+    """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides.
+
+    A game whose referee raised (a bug, or a cluster that lost it more often than it may replay it)
+    is reported and left out of every count: no result is made up for it.
+    """
     paired = setup.openings > 0 and len(jobs) > 1
     tally = Tally()
     halves: dict[int, float] = {}
     outcomes: list[Outcome] = []
+    failed: list[tuple[int, str]] = []
     progress = Progress(out, len(jobs), setup.names, paired)
     files = RecordFiles(records)
     queue = list(reversed(jobs))
@@ -209,13 +218,17 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
     start = time.monotonic()
     try:
         while queue or running:
-            while queue and len(running) < concurrency and verdict is None and not (stop and stop.is_set()):
+            while queue and len(running) < concurrency and verdict is None:
                 job = queue.pop()
                 running[pool.submit(setup, job)] = job
             if not running:
                 break
             for handle, outcome in pool.done(set(running)):
                 job = running.pop(handle)
+                if isinstance(outcome, BaseException):
+                    failed.append((job.number, f"{type(outcome).__name__}: {outcome}"))
+                    progress.failed(job, failed[-1][1])
+                    continue
                 outcomes.append(outcome)
                 files.write(outcome)
                 if job.pair in halves:
@@ -227,16 +240,14 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
                 if sprt is not None:
                     value = tally.llr(sprt, paired and tally.pairs > 0)
                     verdict = verdict or sprt.decide(value)
-                progress.game(job, outcome, tally)
-                if on_outcome:
-                    on_outcome(outcome)
+                progress.game(job, outcome, tally, value)
             if verdict is not None:
                 queue.clear()
     finally:
         progress.finish()
         pool.close()
     outcomes.sort(key=lambda o: o.number)
-    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict)
+    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict, failed)
 
 
 def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
@@ -260,6 +271,8 @@ def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
     reasons: dict[str, int] = {}
     for o in summary.outcomes:
         reasons[o.reason] = reasons.get(o.reason, 0) + 1
+    if summary.failed:
+        rows.append("not counted (not played to the end): " + "; ".join(f"game {n}: {why}" for n, why in summary.failed))
     rows.append("endings: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))
     rate = t.games / max(summary.seconds / 60, 1e-9)
     rows.append(f"{t.games} games in {summary.seconds:.1f} s: {rate:.1f} games per minute")

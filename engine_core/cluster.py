@@ -26,10 +26,10 @@ class ClusterPool:
     def submit(self, setup: Setup, job: Job) -> object:
         return self.client.submit(setup.play, job, key=f"sanqi-{self.run}-game-{job.number}", pure=False, retries=self.retries)
 
-    def done(self, pending: set[object]) -> Iterator[tuple[object, Outcome]]:
+    def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]:
         finished = wait(list(pending), return_when="FIRST_COMPLETED").done
         for fut in finished:
-            yield fut, fut.result()
+            yield fut, fut.exception() if fut.status == "error" else fut.result()
 
     def close(self) -> None:
         self.client.close()

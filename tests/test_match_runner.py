@@ -67,3 +67,27 @@ def test_an_sprt_decision_stops_the_match_and_is_reported():
     summary = run_match(Scripted(), schedule(1000, 3), LocalPool(1, False), io.StringIO(), sprt=test)
     assert summary.verdict == "H1" and summary.tally.games < 100
     assert "H1 accepted (elo >= 50)" in table(summary, test)
+
+
+@dataclass(frozen=True)
+class Broken(Scripted):
+    """Game 3's referee fails."""
+
+    def play(self, job: Job) -> Outcome:
+        if job.number == 3:
+            raise RuntimeError("the referee tripped")
+        return Scripted.play(self, job)
+
+
+def test_a_game_whose_referee_fails_is_reported_and_not_counted():
+    out = io.StringIO()
+    summary = run_match(Broken(), schedule(4, 3), LocalPool(1, False), out)
+    assert summary.tally.games == 3 and summary.tally.pentanomial == [0, 0, 0, 0, 1]
+    assert "game 3: not played to the end, not counted: RuntimeError: the referee tripped" in out.getvalue()
+    assert "not counted (not played to the end): game 3: RuntimeError: the referee tripped" in table(summary)
+
+
+def test_with_an_sprt_the_progress_shows_the_log_likelihood_ratio():
+    out = io.StringIO()
+    run_match(Scripted(), schedule(2, 3), LocalPool(1, False), out, sprt=Sprt(0, 50))
+    assert "LLR +" in out.getvalue().splitlines()[-1]
