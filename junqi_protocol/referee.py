@@ -96,14 +96,27 @@ class Referee:
                 agent.finish(ABORTED)
             raise
         finally:
-            for agent in agents:
-                agent.quit()
-            for agent in agents:
+            self._stop(agents)
+        return game
+
+    @staticmethod
+    def _stop(agents: list[Agent]) -> None:
+        """Stop every seat; a signal that arrives meanwhile waits until all are stopped."""
+        signalled: Optional[Aborted] = None
+        for agent in agents:
+            agent.quit()
+        for agent in agents:
+            for _ in range(2):  # once more if a signal broke the first try (later signals are ignored)
                 try:
                     agent.close()
+                    break
+                except Aborted as exc:
+                    signalled = exc
                 except Exception:  # noqa: BLE001 - closing one engine must not stop the others
                     sys.stderr.write(traceback.format_exc())
-        return game
+                    break
+        if signalled is not None:
+            raise signalled
 
     def _head(self, game: Game, agents: list[Agent]) -> None:
         board = game.board

@@ -218,13 +218,14 @@ def test_children_unasked_replies_and_deaf_engines_leave_nothing_behind(tmp_path
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, signum):
     record = tmp_path / "games.jsonl"
-    proc = subprocess.Popen(sanqi_command() + ["referee", "--record", str(record), "--variant", "2p", "--movetime", "60",
-                                               "--rules", "passes=3", f"{BROKEN} hang", f"{BROKEN} spawn"],
+    engines = [f"{BROKEN} {mode}" for mode in ("hang", "spawn", "deaf", "fair")]  # deaf ignores quit and SIGTERM
+    proc = subprocess.Popen(sanqi_command() + ["referee", "--record", str(record), "--variant", "4p", "--movetime", "60",
+                                               *engines],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=referee_env(tmp_path), cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until the hanging engine is being waited for
         lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
-        if sum('"type": "step"' in line for line in lines) >= 4:
+        if sum('"type": "step"' in line for line in lines) >= 8:
             break
         time.sleep(0.05)
     proc.send_signal(signum)
