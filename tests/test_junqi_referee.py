@@ -235,3 +235,15 @@ def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, sig
     (game,) = read_record(record)
     assert game[-1]["result"] == "none" and game[-1]["reason"] == f"aborted by {signal.Signals(signum).name}"
     assert left_running(tmp_path) == []
+
+
+def test_ccgc_end_codes_follow_the_2012_specification():
+    from junqi_protocol.hosts import ABORTED, CcgcAgent
+
+    said: list[str] = []
+    agent = CcgcAgent("unused")
+    agent.send = said.append
+    agent.seat = 1
+    for winner in (1, 0, ABORTED, -1):  # won, lost, abnormal end, draw (no code: no END line)
+        agent.finish(winner)
+    assert said == ["END 1", "END 0", "END 2"]
