@@ -79,17 +79,18 @@ def go_clock(words: list[str]) -> tuple[int, int]:
 
 def think_ms(time_ms: int, movetime_ms: int) -> int:
     """The search's budget: well inside the move's limit, leaving room for beliefs, the pipe and
-    a loaded machine's scheduling (measured overshoots reach about half the budget).
+    a loaded machine's scheduling (at a load average of 13 on two cores, one move in 460 took
+    454 ms with a 140 ms budget).
 
     >>> think_ms(600000, 300), think_ms(0, 0), think_ms(3000, 10000)
-    (140, 1000, 30)
+    (110, 1000, 20)
     """
     if time_ms <= 0 and movetime_ms <= 0:
         return UNTIMED_MS
     limit = movetime_ms if movetime_ms > 0 else time_ms
     if time_ms > 0:
         limit = min(limit, time_ms // MOVES_AHEAD)
-    return max(10, limit * 11 // 20 - 25)
+    return max(10, limit * 9 // 20 - 25)
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
