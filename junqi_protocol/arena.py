@@ -108,14 +108,25 @@ class JunqiSetup:
 
 
 def forfeits(record: str, board: Board, who: list[int]) -> list[tuple[int, str]]:
-    """(engine, kind) for every seat the record puts out on time, for an illegal answer or a crash."""
+    """(engine, kind) for every seat the record puts out on time, for an illegal answer or a crash.
+
+    A move over ``movetime`` is a pass; when that pass puts the seat out (its last pass allowed), the
+    seat is out on time too.
+
+    >>> b = Board("2p")
+    >>> forfeits('{"type": "step", "seat": "S", "action": "timeout", "events": ["pass S timeout", "out S passes"]}', b, [1, 0])
+    [(1, 'time')]
+    """
     out = []
     for line in record.splitlines():
         obj = json.loads(line)
+        seat = obj.get("seat", "")
         if obj["type"] == "step" and obj.get("action") == "out" and obj.get("reason") in FORFEIT_REASONS:
-            out.append((who[board.letters.index(obj["seat"])], FORFEIT_REASONS[obj["reason"]]))
+            out.append((who[board.letters.index(seat)], FORFEIT_REASONS[obj["reason"]]))
+        elif obj["type"] == "step" and obj.get("action") == "timeout" and any(e.startswith(f"out {seat} ") for e in obj["events"]):
+            out.append((who[board.letters.index(seat)], "time"))
         elif obj["type"] == "lineup" and "error" in obj:
-            out.append((who[board.letters.index(obj["seat"])], "illegal"))
+            out.append((who[board.letters.index(seat)], "illegal"))
     return out
 
 

@@ -194,3 +194,13 @@ def test_engine_stderr_is_kept_per_game_and_seat_on_request(capsys, tmp_path):
     assert logs == ["game1-black.log", "game1-red.log", "game2-black.log", "game2-red.log"]
     assert "hello from the engine" in (tmp_path / "logs" / "game1-red.log").read_text()
     assert "hello from the engine" in (tmp_path / "logs" / "game2-black.log").read_text()
+
+
+@pytest.mark.parametrize("mode, kind", [("hang", "time"), ("illegal", "illegal"), ("crash", "crash"), ("lineup", "illegal")])
+def test_a_junqi_engine_that_misbehaves_forfeits_by_kind(capsys, mode, kind):
+    broken = f"cmd={sys.executable} {DATA.parent / 'junqi_broken_engine.py'} {mode}"
+    games, out = match(capsys, "--game", "junqi", "--engine", broken, "name=broken", "--engine", "cmd=events",
+                       "--games", "2", "--movetime", "3", "--seed", "2")  # 3 s: ample for a fair answer
+    assert len(games) == 2
+    assert "broken                               2     0     0     2" in out
+    assert f"broken {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
