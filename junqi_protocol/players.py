@@ -15,6 +15,7 @@ deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time
 """
 
 import random
+import time
 from typing import Callable, Optional
 
 from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
@@ -115,6 +116,7 @@ class Engine:
         self.dist_cache: dict[int, list[int]] = {}
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, WORLDS)
         self.planner: Planner = Planner()
+        self.lag: int = 0  # ms the last moves ran over their budget, fading
 
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
@@ -198,8 +200,12 @@ class Engine:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
-            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments,
-                                    think_ms(time_ms, movetime_ms), self.rng)
+            t0 = time.perf_counter()
+            budget = max(10, think_ms(time_ms, movetime_ms) - self.lag)
+            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng)
+            # A loaded machine stretches the wall clock past the budget: think less while it lasts.
+            over = int((time.perf_counter() - t0) * 1000) - budget
+            self.lag = max(over, self.lag * 3 // 4)
             if m is not None:
                 return m
         best: list[tuple[int, int]] = []
