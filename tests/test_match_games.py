@@ -204,3 +204,30 @@ def test_a_junqi_engine_that_misbehaves_forfeits_by_kind(capsys, mode, kind):
     assert len(games) == 2
     assert "broken                               2     0     0     2" in out
     assert f"broken {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
+
+
+FAKE_UCCI = """
+import sys
+mode = sys.argv[1]
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["ucci"]:
+        print("ucciok", flush=True)
+    elif words[:1] == ["go"]:
+        if mode == "exit":
+            sys.exit(0)
+        if mode == "illegal":
+            print("bestmove a0a5", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+@pytest.mark.parametrize("mode, kind", [("illegal", "illegal"), ("silent", "time"), ("exit", "crash")])
+def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, mode, kind):
+    (tmp_path / "engine.py").write_text(FAKE_UCCI)
+    games, out = match(capsys, "--game", "xiangqi", "--engine", f"cmd={sys.executable} {tmp_path / 'engine.py'} {mode}",
+                       "name=fake", "--engine", "cmd=sanqi", "depth=1", "--tc", "1+0", "--games", "2")  # sanqi has no clock to lose on
+    assert len(games) == 2
+    assert "fake                                 2     0     0     2" in out
+    assert f"fake {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
