@@ -12,6 +12,7 @@ from junqi_protocol.players import Engine
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
 
 CCGC_RESULT = {KILLED: 0, EAT: 1, BOTH: 2, MOVE: 3}
+DROPPED_KEPT = 20  # dropped lines listed per step in the record; the rest are counted
 DRAW = -1
 ABORTED = -2  # finish() of a game the referee could not finish by the rules
 END_ABNORMAL = 2
@@ -138,6 +139,7 @@ class PipeAgent(Agent):
         self.engine: Optional[EngineProcess] = None
         self.unsynced = 0
         self.dropped: list[str] = []
+        self.dropped_more = 0
 
     @property
     def dead(self) -> bool:
@@ -147,7 +149,7 @@ class PipeAgent(Agent):
 
     def _start(self) -> None:
         self.unsynced = 0
-        self.dropped = []
+        self.dropped, self.dropped_more = [], 0
         try:
             self.engine = EngineProcess(self.command, self.stderr_path)
         except StartError as exc:
@@ -174,22 +176,28 @@ class PipeAgent(Agent):
                 self.resync()
             raise
 
+    def _drop(self, line: str) -> None:
+        if len(self.dropped) < DROPPED_KEPT:
+            self.dropped.append(line[:200])
+        else:
+            self.dropped_more += 1
+
     def _live(self, line: str) -> bool:
         """Whether ``line`` may answer the current request; late answers are dropped on the way."""
         if self.unsynced:
             if line.startswith(self.sync_line):
                 self.unsynced -= 1
                 if not self.sync_request:  # no acknowledgement: the sync line is the late answer itself
-                    self.dropped.append(line[:200])
+                    self._drop(line)
             else:
-                self.dropped.append(line[:200])
+                self._drop(line)
             return False
         return True
 
     def drain(self) -> None:
         """Drop lines that arrived while nothing was asked: they cannot answer the coming request."""
         assert self.engine is not None
-        while True:
+        for _ in range(self.engine.lines.qsize()):  # what is there now: a flooding engine refills it
             try:
                 line = self.engine.lines.get_nowait()
             except queue.Empty:
@@ -198,10 +206,11 @@ class PipeAgent(Agent):
                 self.engine.lines.put(None)  # leave the end of output for read() to report
                 return
             if self._live(line):
-                self.dropped.append(line[:200])
+                self._drop(line)
 
     def take_dropped(self) -> list[str]:
-        out, self.dropped = self.dropped, []
+        out = self.dropped + ([f"... and {self.dropped_more} more"] if self.dropped_more else [])
+        self.dropped, self.dropped_more = [], 0
         return out
 
     def log_to(self, path: str) -> None:
@@ -227,6 +236,8 @@ class PipeAgent(Agent):
                 raise AgentError("crash", "the engine closed its output")
             if self._live(line):
                 return line
+            if time.monotonic() > deadline:  # an endless stream of stale lines is still no answer
+                raise AgentError("timeout", f"no reply within {timeout:.1f}s")
 
     def quit(self) -> None:
         if self.engine is not None and self.engine.status is None:

@@ -203,7 +203,7 @@ class Referee:
             failure = AgentError("timeout", f"replied after {ms} ms")
         dropped = agent.take_dropped()
         if dropped:
-            step["dropped"] = dropped[:20]
+            step["dropped"] = dropped
         if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
             step["action"] = "timeout"
             got = game.pass_turn("timeout")

@@ -247,3 +247,19 @@ def test_ccgc_end_codes_follow_the_2012_specification():
     for winner in (1, 0, ABORTED, -1):  # won, lost, abnormal end, draw (no code: no END line)
         agent.finish(winner)
     assert said == ["END 1", "END 0", "END 2"]
+
+
+def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
+    from junqi_protocol.hosts import AgentError, LineAgent
+
+    agent = LineAgent("yes stale")  # prints 'stale' for ever
+    agent._start()
+    agent.resync()  # as after a timeout: every line until readyok is stale
+    agent.drain()  # takes what is there, however fast more comes
+    with pytest.raises(AgentError) as caught:
+        agent.read(0.5)
+    assert caught.value.reason == "timeout"
+    dropped = agent.take_dropped()
+    assert dropped[:20] == ["stale"] * 20 and dropped[20].startswith("... and ")
+    agent.close()
+    assert agent.engine.exit_code() is not None
