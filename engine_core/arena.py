@@ -50,7 +50,6 @@ class Outcome:
     plies: int = 0
     forfeits: list[tuple[int, str]] = field(default_factory=list)
     records: dict[str, str] = field(default_factory=dict)
-    detail: str = ""
 
 
 class Setup(Protocol):
