@@ -117,13 +117,13 @@ class CcgcProtocol:
         """Apply our pending move with ``code``'s result, or the one we can be sure of."""
         assert self.pending is not None
         frm, to = self.pending
-        self.pending = None
         contested = self.engine.pos.owner[to] >= 0
         result = FROM_CODE.get(code, -1)
         if result < 0 or (result == MOVE) == contested:
             result = KILLED if contested else MOVE
             chan.log(f"ccgc: error: {why}; taking it as {RESULTS[result]}")
         self.learn(chan, Event("move", 0, frm, to, result))
+        self.pending = None  # only now: should learning fail, the next GO settles it again
 
     def opponent_move(self, chan: Channel, move: str, code: str) -> None:
         if not (len(move) == 4 and SQUARE.fullmatch(move[:2]) and SQUARE.fullmatch(move[2:]) and code in FROM_CODE):

@@ -89,6 +89,7 @@ class EngineProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        self.proc.kill()  # in case the engine left its own group
         self.status = self.proc.wait()
         self.stopping.set()
 

@@ -271,3 +271,27 @@ def test_ccgc_unusable_or_missing_result_keeps_the_board_in_step(session_factory
     s.send("END 2")
     assert s.proc.wait(5) == 0
     assert "END 2: abnormal end" in s.proc.stderr.read().decode()
+
+
+def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypatch):
+    from junqi_protocol.players import Engine
+
+    proto = CcgcProtocol()
+    chan = Lines(["INFO 1.0", "START 0 1800 31", "GO 0000 3 00"])
+    proto.run(chan)
+    array, first = chan.said[1].split()[1], chan.said[2].split()[1]
+    real = Engine.observe
+    failures = [RuntimeError("boom")]
+
+    def broken(self, ev):
+        real(self, ev)
+        if failures:
+            raise failures.pop()
+
+    monkeypatch.setattr(Engine, "observe", broken)
+    chan = Lines(["RESULT 3 00", "GO F0E0 3 00"])
+    proto.run(chan)
+    assert any("internal error RuntimeError: boom" in line for line in chan.logged)
+    second = chan.said[0].split()[1]
+    contested = first[2] == "F"
+    assert second in our_moves_after(array, [(first, 2 if contested else 0)]) - {first}
