@@ -101,3 +101,17 @@ def test_road_steps_follow_the_stated_rule():
 if __name__ == "__main__":
     for name, make in BLOCKS.items():
         print(f"{name}:\n```\n{make()}\n```\n")
+
+
+def test_the_documented_four_player_session_is_one_our_engine_accepts():
+    from junqi_protocol.protocol import JunqiProtocol
+    from test_junqi_protocol import Lines
+
+    doc = DOC.read_text(encoding="utf-8")
+    block = doc.split("## A complete four-player game")[1].split("```")[1]
+    ours = next(line[2:] for line in block.splitlines() if line.startswith("< lineup "))
+    told = [line[2:] for line in block.splitlines() if line.startswith("> ") and not line.startswith("> go ")]
+    chan = Lines([ours if line == "lineup" else line for line in told])  # deal the lineup the engine chose then
+    JunqiProtocol().run(chan)
+    assert [line for line in chan.said if line.startswith("error")] == []
+    assert f"lineup {ours[7:]}" in chan.said and not chan.todo
