@@ -73,7 +73,7 @@ def go_clock(words: list[str]) -> tuple[int, int]:
     """
     got = {"time": 0, "movetime": 0}
     for name, value in zip(words[::2], words[1::2]):
-        if name in got and value.isdigit():
+        if name in got and value.isascii() and value.isdigit():  # "²".isdigit(), yet int() refuses it
             got[name] = int(value)
     return got["time"], got["movetime"]
 
