@@ -158,7 +158,8 @@ def test_line_protocol_survives_hostile_lines(session_factory):
                 if ref.game.over:
                     break
                 if ref.game.turn == seat:
-                    s.send("go time 600000 movetime 10000")
+                    clock = "time 600000 movetime 10000"
+                    s.send(f"go {mutate(rng, clock) if rng.random() < 0.3 else clock}")  # still a request for a move
                     reply, before = s.expect(("move ", "pass"), timeout=30)
                     assert all(b.startswith("error ") for b in before), before
                     move = reply.split()[1] if reply.startswith("move ") else "pass"
