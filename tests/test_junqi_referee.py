@@ -95,12 +95,12 @@ def test_four_player_game_goes_on_without_the_illegal_player(tmp_path):
 
 
 def test_four_player_hang_times_out_five_times(tmp_path):
-    _, games = referee(tmp_path, "--variant", "4p", "--movetime", "0.3", f"{BROKEN} hang", "random", "random", "random",
+    _, games = referee(tmp_path, "--variant", "4p", "--movetime", "1", f"{BROKEN} hang", "random", "random", "random",
                        "--seed", "4")
     (game,) = games
     mine = [s for s in steps(game) if s["seat"] == "S"]
     assert [s["action"] for s in mine] == ["move", "move", "timeout", "timeout", "timeout", "timeout", "timeout"]
-    assert all(300 <= s["ms"] for s in mine[2:])
+    assert all(1000 <= s["ms"] for s in mine[2:])
     assert mine[-1]["events"] == ["pass S timeout", "out S passes"]
     assert len(steps(game)) > 30  # the others played on
 
