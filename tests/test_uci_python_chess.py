@@ -59,7 +59,9 @@ def test_an_analysis_it_can_follow(engine) -> None:
     for info in lines:
         assert isinstance(info["score"].relative, chess.engine.Cp)
         assert info["seldepth"] >= info["depth"] and info["nodes"] > 0 and info["time"] >= 0
-        assert info["pv"][0] in BOTH_GAMES  # the rest of the line is xiangqi, which it cannot read
+        # It keeps a pv only up to the first move it cannot read, and drops it when that move looks
+        # like chess but is illegal there: which happens depends on black's reply in the line.
+        assert info.get("pv", BOTH_GAMES)[0] in BOTH_GAMES
     assert best.move in BOTH_GAMES
 
 
