@@ -9,6 +9,7 @@ from typing import Final
 MATE: Final = 30000
 MATE_BOUND: Final = MATE - 1000  # scores beyond this are mates, counted in plies from the root
 NO_SCORE: Final = -32768  # "no verdict" from rule_score
+LOSING_CAPTURE: Final = 1 << 16  # subtracted from a capture's order when its exchange loses material
 
 
 class SearchPosition:
@@ -58,7 +59,9 @@ class SearchPosition:
         raise NotImplementedError
 
     def capture_order(self, move: int) -> int:
-        """Ordering score of a noisy move (MVV-LVA); 0 for quiet moves."""
+        """Ordering score of a noisy move (MVV-LVA); 0 for quiet moves. A capture that loses material
+        in the exchange it starts scores below 0 (less :data:`LOSING_CAPTURE`): the search tries it
+        after the quiet moves and quiescence skips it."""
         raise NotImplementedError
 
     def capture_orders(self, moves: list[int]) -> list[int]:

@@ -2,7 +2,9 @@
 
 Iterative deepening over a principal-variation search with aspiration windows, a transposition
 table, quiescence search, null-move pruning, late move reductions, check extensions, a four-slot
-killer queue per ply, a history table and MVV-LVA capture ordering. The game supplies moves, make
+killer queue per ply, a counter-move table, a history table and MVV-LVA capture ordering, with the
+captures the game calls losing (a negative capture order) tried after the quiet moves and left out
+of quiescence. The game supplies moves, make
 and unmake, evaluation and its rules through :class:`engine_core.game.SearchPosition`.
 
 The searcher is driven from a protocol thread: ``stop`` and ``ponderhit`` only set fields that the
@@ -14,7 +16,7 @@ import math
 import time
 from typing import Callable, Final, Optional
 
-from engine_core.game import MATE, MATE_BOUND, NO_SCORE, SearchPosition
+from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
 
 INF: Final = MATE + 1
@@ -26,6 +28,8 @@ ASPIRATION: Final = 35
 TT_MOVE_ORDER: Final = 1 << 30
 CAPTURE_ORDER: Final = 1 << 28
 KILLER_ORDER: Final = 1 << 26
+COUNTER_ORDER: Final = KILLER_ORDER
+QUIET_FLOOR: Final = 1 << 17  # quiet moves order above this; losing captures below it
 FUTILITY_MARGIN: Final = 70
 LATE_MOVES: Final = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
@@ -77,6 +81,8 @@ class Searcher:
         self.start = 0.0
         self.killers: list[list[int]] = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         self.history: list[int] = []
+        self.counters: list[int] = []  # the quiet move that last refuted each move
+        self.played: list[int] = [0] * (MAX_PLY + 2)  # the move made at each ply of the current line
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
 
@@ -107,6 +113,7 @@ class Searcher:
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
             self.history = [0] * pos.move_limit()
+            self.counters = [0] * pos.move_limit()
         else:
             self.history = [h // 8 for h in self.history]
         roots = self._root_moves(pos, limits)
@@ -171,6 +178,7 @@ class Searcher:
             m = line.move
             pos.make(m)
             self.nodes += 1
+            self.played[0] = m
             new_depth = depth - 1 + (1 if pos.in_check() else 0)
             if i == 0:
                 score = -self.search(pos, -beta, -alpha, new_depth, 1, True)
@@ -258,6 +266,7 @@ class Searcher:
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
+                self.played[ply] = 0
                 r = 2 + depth // 4
                 score = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
                 pos.unmake_null()
@@ -274,7 +283,8 @@ class Searcher:
             entry = self.tt.probe(key)
             if entry >= 0:
                 tt_move = entry_move(entry)
-        ordered = self._order(pos, pos.moves(), tt_move, ply)
+        counter = self.counters[self.played[ply - 1]]
+        ordered = self._order(pos, pos.moves(), tt_move, ply, counter)
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
@@ -285,13 +295,18 @@ class Searcher:
         for packed in ordered:
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
-            quiet = prio < CAPTURE_ORDER if prio != TT_MOVE_ORDER else pos.capture_order(m) == 0
+            if prio == TT_MOVE_ORDER:
+                quiet = pos.capture_order(m) == 0
+            else:
+                quiet = QUIET_FLOOR <= prio < CAPTURE_ORDER
             if not pos.make(m):
                 continue
             self.nodes += 1
+            self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            if quiet and not gives_check and legal > 1 and (futile or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
+            late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
+            if late and not gives_check and legal > 1 and (futile or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
                 pos.unmake()
                 continue
             new_depth = depth - 1 + (1 if gives_check else 0)
@@ -299,10 +314,12 @@ class Searcher:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
                 r = 0
-                if depth >= 3 and legal > 3 and quiet and not in_check and not gives_check:
+                if depth >= 3 and legal > 3 and late and not in_check and not gives_check:
                     r = REDUCTIONS[min(depth, 63)][min(legal, 63)]
                     if pv_node or prio >= KILLER_ORDER:
                         r -= 1
+                    elif prio < QUIET_FLOOR:
+                        r += 1
                     if r > new_depth - 1:
                         r = new_depth - 1
                 score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
@@ -333,6 +350,7 @@ class Searcher:
         return best
 
     def _reward(self, move: int, ply: int, depth: int, tried: list[int]) -> None:
+        self.counters[self.played[ply - 1]] = move
         killers = self.killers[ply]
         if killers[0] != move:
             if move in killers:
@@ -348,8 +366,9 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = [h // 2 for h in history]
 
-    def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int) -> list[int]:
-        """Moves packed with their priority in the high bits, best first."""
+    def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int, counter: int) -> list[int]:
+        """Moves packed with their priority in the high bits, best first: the hash move, winning and
+        even captures, killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
         history = self.history
         captures = pos.capture_orders(moves)
@@ -362,13 +381,18 @@ class Searcher:
                 c = captures[i]
                 if c > 0:
                     p = CAPTURE_ORDER + c
+                elif c < 0:
+                    p = c + LOSING_CAPTURE
                 elif m in killers:
                     p = KILLER_ORDER + KILLER_SLOTS - killers.index(m)
+                elif m == counter:
+                    p = COUNTER_ORDER
                 else:
-                    h = history[m]
-                    p = (h if h > -KILLER_ORDER else -KILLER_ORDER + 1) + KILLER_ORDER // 2
-                    if p < 0:
-                        p = 0
+                    p = history[m] + KILLER_ORDER // 2
+                    if p < QUIET_FLOOR:
+                        p = QUIET_FLOOR
+                    elif p >= COUNTER_ORDER:
+                        p = COUNTER_ORDER - 1
             keyed.append((p << ORDER_SHIFT) | m)
         keyed.sort(reverse=True)
         return keyed
@@ -399,7 +423,11 @@ class Searcher:
         captures = pos.capture_orders(moves)
         keyed: list[int] = []
         for i in range(len(moves)):
-            keyed.append((captures[i] << ORDER_SHIFT) | moves[i])
+            c = captures[i]
+            if c >= 0:
+                keyed.append((c << ORDER_SHIFT) | moves[i])
+            elif in_check:
+                keyed.append(moves[i])
         keyed.sort(reverse=True)
         legal = 0
         for packed in keyed:

@@ -1,15 +1,19 @@
-"""Evaluation tables: material plus piece-square values, folded into one table per piece code.
+"""Evaluation: material plus piece-square values, folded into one table per piece code, plus the
+structure terms (:func:`terms`) that the tables cannot see, weighted by the fitted
+:mod:`ucci_engine.weights` (``python3 -m ucci_engine.tune`` refits them).
 
-Values are from red's point of view (black pieces negative) so the position can keep the score
-incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) reweights defence against attack.
-Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
+Table values are from red's point of view (black pieces negative) so the position can keep that part
+of the score incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) reweights defence
+against attack. Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 """
 
 from typing import Final
 
-from ucci_engine.tables import ADVISOR, BISHOP, CANNON, KING, KNIGHT, PAWN, ROOK, SQUARES, file_of, rank_of
-
-MATERIAL: Final = [0, 0, 20, 20, 90, 200, 95, 10]
+from ucci_engine.tables import (
+    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, KNIGHT_STEPS, OWN,
+    PAWN, PAWN_ATTACKERS, RAYS, ROOK, SQUARES, file_of, home_side, rank_of,
+)
+from ucci_engine.weights import MATERIAL, POSITIONAL_PERCENT, TERM_WEIGHTS
 
 # Positional tables for red, written as the board looks from red's side: the first row is rank 9.
 _KNIGHT: Final = [
@@ -77,15 +81,19 @@ STYLES: Final = ("solid", "normal", "risky")
 _STYLE_WEIGHTS: Final = {"solid": (6, 80), "normal": (0, 100), "risky": (-4, 125)}
 
 
+def positional(kind: int, sq: int) -> int:
+    """The hand-set positional value of a red ``kind`` on ``sq`` before its fitted scaling."""
+    return _POSITIONAL[kind][9 - rank_of(sq)][file_of(sq)]
+
+
 def _red_value(kind: int, sq: int, style: str) -> int:
-    rank, file = rank_of(sq), file_of(sq)
     guard_bonus, attack_pct = _STYLE_WEIGHTS[style]
-    value = MATERIAL[kind] + _POSITIONAL[kind][9 - rank][file]
+    place = positional(kind, sq) * POSITIONAL_PERCENT[kind] // 100
     if kind in (ADVISOR, BISHOP):
-        value += guard_bonus
-    elif rank >= 5 and kind != KING:
-        value = MATERIAL[kind] + _POSITIONAL[kind][9 - rank][file] * attack_pct // 100
-    return value
+        return MATERIAL[kind] + place + guard_bonus
+    if rank_of(sq) >= 5 and kind != KING:
+        return MATERIAL[kind] + place * attack_pct // 100
+    return MATERIAL[kind] + place
 
 
 def piece_values(style: str = "normal") -> list[list[int]]:
@@ -104,3 +112,205 @@ def piece_values(style: str = "normal") -> list[list[int]]:
 
 
 TEMPO: Final = 3
+
+# --- structure terms ---------------------------------------------------------------------------
+
+TERM_NAMES: Final = [
+    "hollow cannon",  # a cannon facing the enemy king down an empty file
+    "bottom cannon",  # a cannon on the enemy's back rank
+    "horse mobility",  # a horse's steps not blocked by its leg or its own pieces
+    "rook on a pawnless file",
+    "linked pawns",  # two crossed pawns side by side
+    "attackers x missing advisors",  # own rooks, horses, cannons across the river times the enemy's missing advisors
+    "attackers x missing elephants",
+    "cannon x majors",  # a cannon's worth grows with the rooks, horses and cannons left on the board
+    "horse x majors",
+]
+TERM_COUNT: Final = 9
+TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
+
+
+def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
+    """Each structure term's count for red less black's, in the order of :data:`TERM_NAMES`.
+
+    >>> from ucci_engine.position import Position, START_FEN
+    >>> pos = Position.from_fen(START_FEN)
+    >>> terms(pos.board, pos.pieces, pos.kings) == [0] * TERM_COUNT
+    True
+    >>> pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
+    >>> terms(pos.board, pos.pieces, pos.kings)[0]  # hollow cannon
+    1
+    """
+    out = [0] * TERM_COUNT
+    red = [0] * _TALLIES
+    black = [0] * _TALLIES
+    _side_terms(board, pieces[0], 0, kings[1], out, red)
+    _side_terms(board, pieces[1], 1, kings[0], out, black)
+    out[5] = red[_CROSSED] * (2 - black[_ADVISORS]) - black[_CROSSED] * (2 - red[_ADVISORS])
+    out[6] = red[_CROSSED] * (2 - black[_BISHOPS]) - black[_CROSSED] * (2 - red[_BISHOPS])
+    majors = red[_MAJORS] + black[_MAJORS]
+    out[7] = (red[_CANNONS] - black[_CANNONS]) * majors
+    out[8] = (red[_KNIGHTS] - black[_KNIGHTS]) * majors
+    return out
+
+
+# What _side_terms counts of one side's pieces, by index.
+_ADVISORS: Final = 0
+_BISHOPS: Final = 1
+_CANNONS: Final = 2
+_KNIGHTS: Final = 3
+_MAJORS: Final = 4
+_CROSSED: Final = 5
+_TALLIES: Final = 6
+# FILE_SQUARES[file]: the squares of a file.
+_FILE_SQUARES: Final = [[rank * 9 + file for rank in range(10)] for file in range(9)]
+
+
+def _side_terms(board: list[int], squares: list[int], side: int, their_king: int, out: list[int], tally: list[int]) -> None:
+    """Add one side's piece terms to ``out`` (black's negated) and count its pieces into ``tally``."""
+    sign = 1 - 2 * side
+    own = OWN[side]
+    king_file = file_of(their_king)
+    back_rank = 9 - 9 * side
+    for sq in squares:
+        code = board[sq]
+        kind = code & 7
+        if kind == PAWN:
+            if file_of(sq) < 8 and board[sq + 1] == code and home_side(rank_of(sq)) != side:
+                out[4] += sign
+        elif kind == ADVISOR:
+            tally[_ADVISORS] += 1
+        elif kind == BISHOP:
+            tally[_BISHOPS] += 1
+        elif kind != KING:
+            tally[_MAJORS] += 1
+            if home_side(rank_of(sq)) != side:
+                tally[_CROSSED] += 1
+            if kind == KNIGHT:
+                tally[_KNIGHTS] += 1
+                steps = 0
+                for to, leg in KNIGHT_STEPS[sq]:
+                    if board[leg] == 0 and not own[board[to]]:
+                        steps += 1
+                out[2] += sign * steps
+            elif kind == ROOK:
+                pawnless = True
+                for t in _FILE_SQUARES[file_of(sq)]:
+                    if board[t] & 7 == PAWN:
+                        pawnless = False
+                        break
+                if pawnless:
+                    out[3] += sign
+            else:
+                tally[_CANNONS] += 1
+                if file_of(sq) == king_file and _clear_between(board, sq, their_king):
+                    out[0] += sign
+                if rank_of(sq) == back_rank:
+                    out[1] += sign
+
+
+def _clear_between(board: list[int], a: int, b: int) -> bool:
+    """No piece between two squares of one file."""
+    step = 9 if b > a else -9
+    sq = a + step
+    while sq != b:
+        if board[sq] != 0:
+            return False
+        sq += step
+    return True
+
+
+def structure(board: list[int], pieces: list[list[int]], kings: list[int]) -> int:
+    """The weighted structure terms, red's point of view."""
+    found = terms(board, pieces, kings)
+    total = 0
+    for i in range(TERM_COUNT):
+        total += found[i] * TERM_WEIGHTS[i]
+    return total // TERM_SCALE
+
+
+# --- static exchange evaluation ---------------------------------------------------------------
+
+# What a piece is worth in an exchange; the king is worth more than anything it could win.
+SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
+
+
+def least_attacker(board: list[int], sq: int, side: int) -> int:
+    """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
+    enemy = side << 3
+    pawn = enemy | PAWN
+    for f in PAWN_ATTACKERS[side][sq]:
+        if board[f] == pawn:
+            return f
+    advisor = enemy | ADVISOR
+    for f in ADVISOR_STEPS[sq]:
+        if board[f] == advisor:
+            return f
+    bishop = enemy | BISHOP
+    for f, eye in BISHOP_STEPS[sq]:
+        if board[f] == bishop and board[eye] == 0:
+            return f
+    knight = enemy | KNIGHT
+    for f, leg in KNIGHT_ATTACKERS[sq]:
+        if board[f] == knight and board[leg] == 0:
+            return f
+    rook, cannon = enemy | ROOK, enemy | CANNON
+    rook_at = -1
+    for ray in RAYS[sq]:
+        screened = False
+        for t in ray:
+            q = board[t]
+            if q != 0:
+                if screened:
+                    if q == cannon:
+                        return t
+                    break
+                if q == rook:
+                    rook_at = t
+                screened = True
+    if rook_at >= 0:
+        return rook_at
+    king = enemy | KING
+    for f in KING_STEPS[sq]:
+        if board[f] == king:
+            return f
+    return -1
+
+
+def exchange(board: list[int], move: int) -> int:
+    """What the mover nets from the capture ``move`` when both sides recapture on its square with
+    their cheapest piece while that pays (the board is left as it was).
+
+    >>> from ucci_engine.position import Position
+    >>> from ucci_engine.tables import parse_move
+    >>> pos = Position.from_fen("3k5/9/9/4p4/4R4/9/9/9/9/5K3 w")  # the pawn on e6 is not guarded
+    >>> exchange(pos.board, parse_move("e5e6"))
+    15
+    >>> pos = Position.from_fen("3k5/3n5/9/4p4/4R4/9/9/9/9/5K3 w")  # the horse on d8 guards it
+    >>> exchange(pos.board, parse_move("e5e6"))
+    -185
+    """
+    frm, to = move >> 7, move & 127
+    victim = board[to]
+    gains = [SEE_VALUE[victim & 7]]
+    moved = [frm, board[frm]]
+    board[to] = board[frm]
+    board[frm] = 0
+    side = (board[to] >> 3) ^ 1
+    while True:
+        at = least_attacker(board, to, side)
+        if at < 0:
+            break
+        gains.append(SEE_VALUE[board[to] & 7] - gains[-1])
+        moved.append(at)
+        moved.append(board[at])
+        board[to] = board[at]
+        board[at] = 0
+        side ^= 1
+    for i in range(len(moved) - 2, -1, -2):
+        board[moved[i]] = moved[i + 1]
+    board[to] = victim
+    for i in range(len(gains) - 1, 0, -1):
+        if -gains[i] < gains[i - 1]:
+            gains[i - 1] = -gains[i]
+    return gains[0]

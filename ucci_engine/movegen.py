@@ -74,25 +74,6 @@ def attacked(board: list[int], sq: int, by: int) -> bool:
     return _hit(board, sq, by, (by << 3) | KING)
 
 
-def defended(board: list[int], sq: int, by: int) -> bool:
-    """Could side ``by`` capture on ``sq``? Like :func:`attacked`, but the king only steps and
-    advisors and elephants count too: these are the pieces that guard a square in practice."""
-    if _hit(board, sq, by, -1):
-        return True
-    enemy = by << 3
-    king, advisor, bishop = enemy | KING, enemy | ADVISOR, enemy | BISHOP
-    for f in KING_STEPS[sq]:
-        if board[f] == king:
-            return True
-    for f in ADVISOR_STEPS[sq]:
-        if board[f] == advisor:
-            return True
-    for f, eye in BISHOP_STEPS[sq]:
-        if board[f] == bishop and board[eye] == 0:
-            return True
-    return False
-
-
 def _hit(board: list[int], sq: int, by: int, flying_king: int) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
     enemy = by << 3

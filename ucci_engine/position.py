@@ -12,9 +12,9 @@ True
 import random
 from typing import Final, Optional
 
-from engine_core.game import MATE, NO_SCORE, SearchPosition
-from ucci_engine.evaluate import TEMPO, piece_values
-from ucci_engine.movegen import attacked, defended, generate
+from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
+from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure
+from ucci_engine.movegen import attacked, generate
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
     RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -31,7 +31,6 @@ ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUA
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
 _MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
-_WORTH: Final = [0, 99, 2, 2, 4, 9, 4, 1]  # rough exchange value by kind, to spot losing captures
 _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 
 
@@ -311,15 +310,7 @@ class Position(SearchPosition):
         return generate(self.board, self.pieces[self.side], self.side, False)
 
     def noisy_moves(self) -> list[int]:
-        """Captures, less those that give a bigger piece for a guarded smaller one."""
-        board = self.board
-        side = self.side
-        out: list[int] = []
-        for m in generate(board, self.pieces[side], side, True):
-            to = m & 127
-            if _WORTH[board[m >> 7] & 7] <= _WORTH[board[to] & 7] or not defended(board, to, side ^ 1):
-                out.append(m)
-        return out
+        return generate(self.board, self.pieces[self.side], self.side, True)
 
     def in_check(self) -> bool:
         return self.checks[-1]
@@ -334,7 +325,8 @@ class Position(SearchPosition):
         return False
 
     def evaluate(self) -> int:
-        score = (self.score if self.side == RED_SIDE else -self.score) + TEMPO
+        red = self.score + structure(self.board, self.pieces, self.kings)
+        score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.
             score += ((self.hash ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
@@ -361,17 +353,22 @@ class Position(SearchPosition):
         return -MATE + ply  # stalemate loses too
 
     def capture_order(self, move: int) -> int:
-        victim = self.board[move & 127]
-        if victim == 0:
-            return 0
-        return _MVV[victim & 7] * 8 + 8 - _LVA[self.board[move >> 7] & 7]
+        return self.capture_orders([move])[0]
 
     def capture_orders(self, moves: list[int]) -> list[int]:
+        """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
         out: list[int] = []
         for m in moves:
             victim = board[m & 127]
-            out.append(_MVV[victim & 7] * 8 + 8 - _LVA[board[m >> 7] & 7] if victim else 0)
+            if victim == 0:
+                out.append(0)
+                continue
+            attacker = board[m >> 7] & 7
+            order = _MVV[victim & 7] * 8 + 8 - _LVA[attacker]
+            if SEE_VALUE[attacker] > SEE_VALUE[victim & 7] and exchange(board, m) < 0:
+                order -= LOSING_CAPTURE
+            out.append(order)
         return out
 
     def move_limit(self) -> int:
