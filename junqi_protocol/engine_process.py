@@ -59,7 +59,8 @@ class EngineProcess:
         threading.Thread(target=self._write, args=(self.proc.stdin,), daemon=True).start()
 
     def send(self, line: str) -> None:
-        self.outbox.put((line + "\n").encode())
+        if self.status is None:
+            self.outbox.put((line + "\n").encode())
 
     def close_input(self) -> None:
         self.outbox.put(None)
