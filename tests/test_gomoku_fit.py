@@ -1,0 +1,68 @@
+"""The evaluation fit: SGF games in, weights in evaluation units out, and the shipped weights load."""
+
+import json
+import random
+
+from gomoku_protocol import fit, weights
+from gomoku_protocol.match import baseline_move
+from gomoku_protocol.position import Board
+from gomoku_protocol.record import read_sgf_games
+
+
+def baseline_games(count: int, seed: int) -> str:
+    """``count`` games of the one-ply baseline against itself from random openings, as SGF."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        b = Board(15, 15, 0)
+        moves = []
+        winner = 0
+        for _ in range(3):
+            i = b.index(7 + rng.randint(-2, 2), 7 + rng.randint(-2, 2))
+            while b.cells[i]:
+                i = b.index(7 + rng.randint(-3, 3), 7 + rng.randint(-3, 3))
+            b.play(i, b.side)
+            moves.append(i)
+        while not b.full():
+            mover = b.side
+            i = baseline_move(b) if rng.random() > 0.15 else rng.choice(sorted(b.cand))
+            won = b.wins_at(i, mover)
+            b.play(i, mover)
+            moves.append(i)
+            if won:
+                winner = mover
+                break
+        body = "".join(f";{'BW'[n % 2]}[{chr(97 + b.xy(i)[0])}{chr(97 + b.xy(i)[1])}]"
+                       + ("C[opening move]" if n < 3 else "C[1ms]") for n, i in enumerate(moves))
+        result = {0: "0", 1: "B+1", 2: "W+1"}[winner]
+        out.append(f"(;FF[4]GM[4]SZ[15]RU[0]RE[{result}]\n{body})\n")
+    return "".join(out)
+
+
+def test_fit_writes_weights_in_evaluation_units(tmp_path) -> None:
+    games = tmp_path / "games.sgf"
+    games.write_text(baseline_games(24, 3))
+    assert len(read_sgf_games(games.read_text())) == 24
+    out = tmp_path / "weights.json"
+    assert fit.main(["--out", str(out), str(games)]) == 0
+    got = json.loads(out.read_text())
+    assert len(got["attack"]) == len(got["defence"]) == 11
+    assert all(v >= 0 for v in got["attack"] + got["defence"])  # a shape only ever helps its owner
+    assert set(got["threats"]) == set(fit.THREATS) and got["positions"] >= 100
+    # The fitted model contains the current evaluation's form, so it fits its own games better.
+    assert got["log_loss"] < got["log_loss_current"]
+
+
+def test_too_few_games_is_a_usage_error(tmp_path, capsys) -> None:
+    games = tmp_path / "games.sgf"
+    games.write_text(baseline_games(1, 5))
+    try:
+        fit.main([str(games)])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "too few to fit" in capsys.readouterr().err
+
+
+def test_shipped_weights_load() -> None:
+    assert len(weights.ATTACK) == len(weights.DEFENCE) == 11
+    assert weights.ATTACK[0] == weights.DEFENCE[0] == 0
