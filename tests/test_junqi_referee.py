@@ -235,6 +235,9 @@ def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, sig
     (game,) = read_record(record)
     assert game[-1]["result"] == "none" and game[-1]["reason"] == f"aborted by {signal.Signals(signum).name}"
     assert left_running(tmp_path) == []
+    printed = subprocess.run(sanqi_command() + ["referee", "--print", str(record)], capture_output=True, text=True,
+                             timeout=60)
+    assert printed.returncode == 0 and "1 games, 0 with replay problems" in printed.stdout
 
 
 def test_ccgc_end_codes_follow_the_2012_specification():
