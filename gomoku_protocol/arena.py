@@ -33,7 +33,7 @@ from engine_core.matchcli import engine_command, read_book
 from gomoku_protocol.match import OPENINGS, RENJU_MOVE_LIMIT, baseline_move, read_openings
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, Board
 from gomoku_protocol.record import parse_pos, write_psq
-from junqi_protocol.engine_process import EngineProcess, StartError
+from engine_core.process import EngineProcess, StartError
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec

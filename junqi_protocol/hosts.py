@@ -6,7 +6,7 @@ import time
 from typing import Optional
 
 from junqi_protocol.board import Board
-from junqi_protocol.engine_process import POLL, EngineProcess, StartError
+from engine_core.process import POLL, EngineProcess, StartError
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.players import Engine
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
