@@ -5,7 +5,8 @@ Scores are from the side to move's team. Seats move S, E, N, W, which alternates
 so team negamax works; a seat that is out still gets its turn as a forced pass, keeping the
 alternation. Capturing a flag puts its owner out (its pieces leave the board); the team with no
 seat left has lost. The no-capture limit ends the line: the side to move loses in the two-player
-game, a draw in the four-player game. Moves are ``from * size + to``; :data:`PASS` follows them.
+game, a draw in the four-player game; nearing it in the two-player game, the evaluation presses
+the side that will be to move at the limit to attack. Moves are ``from * size + to``; :data:`PASS` follows them.
 
 >>> from junqi_protocol.board import Board
 >>> from junqi_protocol.rules import parse_lineup
@@ -32,6 +33,8 @@ from junqi_protocol.evaluate import VALUE, piece_score, square_tables
 from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MOVE, combat, targets
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
+URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
+URGENCY: Final = 25  # per quiet move nearer the limit, against the side that will be to move then
 
 
 def zobrist_keys(board: Board, seed: int = 1) -> list[int]:
@@ -195,7 +198,14 @@ class JunqiPosition(SearchPosition):
         return False
 
     def evaluate(self) -> int:
-        return self.score_for(self.team(self.turn))
+        score = self.score_for(self.team(self.turn))
+        left = self.nocapture - self.quiet
+        if self.nocapture_loses and left <= URGENT:
+            # Who is to move when the limit strikes (and so loses) is fixed by parity: that side
+            # must attack something soon, which resets the count.
+            press = URGENCY * (URGENT + 1 - left)
+            score += -press if left % 2 == 0 else press
+        return score
 
     def rule_score(self, ply: int) -> int:
         if self.winner >= 0:

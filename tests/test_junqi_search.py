@@ -89,3 +89,15 @@ def test_search_finishes_legal_games_against_the_yardsticks():
     for lines in read_games(buf.getvalue().splitlines()):
         assert replay(lines)[1] == []
         assert not [o for o in lines if o["type"] == "step" and o["action"] == "out" and o.get("reason") == "illegal"]
+
+
+def test_the_side_the_quiet_limit_will_catch_is_pressed_to_attack():
+    board = Board("2p")
+    game = full_game("2p", deals(1, 2, 1)[0])
+    game.start()
+
+    def score(quiet):
+        pos = JunqiPosition(board, game.pos.owner, game.pos.kind, game.alive, 0, quiet, 31, True, zobrist_keys(board))
+        return pos.evaluate()
+
+    assert score(29) < score(5) < score(30)  # at 29, S will be to move at 31 quiet moves; at 30, N will
