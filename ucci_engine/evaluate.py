@@ -128,6 +128,7 @@ TERM_NAMES: Final = [
 ]
 TERM_COUNT: Final = 9
 TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
+STRUCTURE_ON: Final = any(TERM_WEIGHTS)  # the terms cost a sixth of the node rate: skip them when unweighted
 
 
 def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
