@@ -13,6 +13,7 @@ from engine_core.loop import Worker
 from engine_core.search import Limits, Line, Searcher
 from engine_core.timeman import allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
+from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
@@ -80,8 +81,12 @@ class Engine:
         self._done: DoneSink = lambda result: None
         self._draw_offered = False
         self._rng = random.Random()
+        self.book: Optional[Book] = None  # consulted before searching when usebook / OwnBook is on
 
     # --- options --------------------------------------------------------------------------
+
+    def set_book(self, on: bool) -> None:
+        self.book = Book.load() if on else None
 
     def set_hash(self, megabytes: int) -> None:
         self.stop_and_wait()
@@ -220,6 +225,9 @@ class Engine:
         spare = pos.copy()  # for a move to play should the search itself fail
         pos.noise = max(self.noise, (20 - self.skill) * 6)
         pos.salt = self._rng.getrandbits(62)
+        booked = 0
+        if self.book is not None and not limits.infinite and not limits.root_moves:
+            booked = self.book.pick(pos, self._rng, limits.banned)
         with self._lock:
             self._hold = limits.infinite or limits.ponder
             self._finished = None
@@ -233,7 +241,10 @@ class Engine:
         def job() -> None:
             lines: list[Line] = []
             try:
-                lines = self.searcher.think(pos, shortened(limits, asked), report)
+                if booked:
+                    lines = [Line(booked, 0, [booked])]
+                else:
+                    lines = self.searcher.think(pos, shortened(limits, asked), report)
             except Exception:
                 lines = [Line(m, 0, [m]) for m in spare.legal_moves() if m not in limits.banned][:1]
                 raise  # the worker reports it

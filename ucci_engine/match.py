@@ -191,6 +191,8 @@ def parser() -> ArgParser:
     p.add_argument("--peer", type=program, default=FAIRY_STOCKFISH, help="the opponent's command (a UCCI engine)")
     p.add_argument("--peer-option", type=engine_option, action="append", default=[], metavar="NAME=VALUE",
                    help="a UCCI option for the peer, e.g. Skill_Level=0; may be repeated (default: none)")
+    p.add_argument("--engine-option", type=engine_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCCI option for our engine, e.g. usebook=true; may be repeated (default: none)")
     p.add_argument("--engine", type=program, default=None, help="our engine's command (default: the sanqi beside this one)")
     p.add_argument("--concurrency", type=int_between(1, 64), default=1, help="games played at once")
     p.add_argument("--max-plies", type=positive_int, default=300, help="plies after which a game is adjudicated a draw")
@@ -207,7 +209,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     starts = args.openings or [START_FEN]
 
     def one(game: int) -> tuple[float, str]:
-        us, them = UcciPlayer(ours, {}), UcciPlayer(shlex.split(args.peer), peer_options)
+        us, them = UcciPlayer(ours, dict(args.engine_option)), UcciPlayer(shlex.split(args.peer), peer_options)
         we_are_red = game % 2 == 0
         start = starts[game // 2 % len(starts)]
         try:

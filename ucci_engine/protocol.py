@@ -294,8 +294,8 @@ class UcciProtocol(Dialect):
         elif name == "style":
             if not self.engine.set_style(value.lower()):
                 raise BadInput(f"style must be one of {', '.join(STYLES)}")
-        elif name == "usebook" and flag:
-            self.chan.send("info string usebook: this version has no opening book")
+        elif name == "usebook":
+            self.engine.set_book(flag)
         # Other names (ponder, usebook false, idle, pruning, …) are accepted: UCCI says an
         # unknown name is not an error.
 
@@ -428,6 +428,7 @@ class UciProtocol(Dialect):
         send("option name Move Overhead type spin default 50 min 0 max 5000")
         send("option name Clear Hash type button")
         send("option name Skill Level type spin default 20 min 0 max 20")
+        send("option name OwnBook type check default false")
         send("uciok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -449,6 +450,8 @@ class UciProtocol(Dialect):
             self.engine.clear_hash()
         elif name == "skill level":
             self.engine.skill = int(number(value, "Skill Level", 0, 20))
+        elif name == "ownbook":
+            self.engine.set_book(value.lower() == "true")
         else:
             raise BadInput(f"no such option: {label}")
 
