@@ -22,6 +22,7 @@ yardstick. :class:`Deployments` samples whole deployments consistent with all of
 
 import random
 import sys
+import time
 from typing import Optional
 
 from junqi_protocol.board import HOME, Board
@@ -473,12 +474,17 @@ class Deployments:
                 return False
         return True
 
-    def refresh(self, pos: Position, tries: int = 4) -> None:
-        """Drop the samples events have ruled out and draw new ones up to :attr:`count`."""
+    def refresh(self, pos: Position, tries: int = 4, until: float = 0.0) -> None:
+        """Drop the samples events have ruled out and draw new ones up to :attr:`count`; with
+        ``until`` (a ``time.perf_counter()`` time), stop drawing then once there is one sample.
+        The last tries ignore the fights between hidden pieces, whose joint outcomes can make
+        drawing slow."""
         seats = self.beliefs.armies(pos)
         self.samples = [s for s in self.samples if self.consistent(s, seats)]
         budget = self.count * tries
         while len(self.samples) < self.count and budget > 0:
+            if until and self.samples and time.perf_counter() >= until:
+                return
             budget -= 1
             got = self.draw(seats, budget > self.count)
             if got is not None:

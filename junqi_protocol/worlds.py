@@ -57,7 +57,8 @@ class Planner:
         self.nodes = 0
         if len(roots) <= 1:
             return roots[0] if roots else None
-        deployments.refresh(view)
+        # Sampling may take a third of the time; the worlds need the rest.
+        deployments.refresh(view, until=start + budget_ms / 3000.0)
         samples = deployments.samples[:self.worlds]
         if not samples:
             return None
