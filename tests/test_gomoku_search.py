@@ -138,8 +138,8 @@ def test_timeout_zero_is_one_ply() -> None:
     brain = Brain()
     t = time.perf_counter()
     r = brain.think(b, 0, 0, lambda text: None)
-    assert time.perf_counter() - t < 0.2
-    assert r.move == one_ply(b)
+    assert time.perf_counter() - t < 5.0  # a hang guard; what is checked is that nothing was searched
+    assert r.how == "instant" and r.depth == 1 and r.move == one_ply(b)
 
 
 def test_hash_follows_max_memory() -> None:
