@@ -117,6 +117,7 @@ class Engine:
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, WORLDS)
         self.planner: Planner = Planner()
         self.lag: int = 0  # ms the last moves ran over their budget, fading
+        habits()  # computed once per process, here rather than at the start of a timed game
 
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
