@@ -6,7 +6,7 @@ import pytest
 
 from conftest import sanqi_command
 
-COMMANDS = ("bench", "gomoku-match", "match", "referee")
+COMMANDS = ("bench", "gomoku-match", "match", "referee", "xiangqi-match")
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess[str]:

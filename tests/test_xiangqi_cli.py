@@ -23,16 +23,16 @@ def one_line_status_2(done: subprocess.CompletedProcess[str]) -> str:
 @pytest.mark.parametrize(
     "args,says",
     [
-        (["match", "--tc", "abc"], "'abc' is not a time control like 10+0.1"),
-        (["match", "--tc", "0+0.1"], "'0+0.1' is not a time control"),
-        (["match", "--tc", "10+-1"], "'10+-1' is not a time control"),
-        (["match", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
-        (["match", "--engine", "/nonexistent --flag"], "no program '/nonexistent' to run"),
-        (["match", "--peer-option", "foo"], "'foo' is not NAME=VALUE"),
-        (["match", "--games", "0"], "'0' is not a whole number of at least 1"),
-        (["match", "--concurrency", "-1"], "'-1' is not a whole number of at least 1"),
-        (["match", "--max-plies", "x"], "'x' is not a whole number of at least 1"),
-        (["match", "--openings", "/nonexistent"], "cannot read the file '/nonexistent'"),
+        (["xiangqi-match", "--tc", "abc"], "'abc' is not a time control like 10+0.1"),
+        (["xiangqi-match", "--tc", "0+0.1"], "'0+0.1' is not a time control"),
+        (["xiangqi-match", "--tc", "10+-1"], "'10+-1' is not a time control"),
+        (["xiangqi-match", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
+        (["xiangqi-match", "--engine", "/nonexistent --flag"], "no program '/nonexistent' to run"),
+        (["xiangqi-match", "--peer-option", "foo"], "'foo' is not NAME=VALUE"),
+        (["xiangqi-match", "--games", "0"], "'0' is not a whole number of at least 1"),
+        (["xiangqi-match", "--concurrency", "-1"], "'-1' is not a whole number of at least 1"),
+        (["xiangqi-match", "--max-plies", "x"], "'x' is not a whole number of at least 1"),
+        (["xiangqi-match", "--openings", "/nonexistent"], "cannot read the file '/nonexistent'"),
         (["bench", "xiangqi", "--depth", "0"], "'0' is not a whole number of at least 1"),
         (["bench", "xiangqi", "--depth", "-3"], "'-3' is not a whole number of at least 1"),
         (["bench", "xiangqi", "--perft", "99"], "'99' is over 8"),
@@ -47,7 +47,7 @@ def test_a_mistake_is_one_line_and_status_2(args: list[str], says: str) -> None:
 def test_an_openings_file_with_an_impossible_position_is_refused(tmp_path) -> None:
     path = tmp_path / "openings.fen"
     path.write_text("# one good line, one impossible\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\n4k4/9/9/9/B8/9/9/9/9/3K5 w\n")
-    line = one_line_status_2(run(["match", "--openings", str(path)]))
+    line = one_line_status_2(run(["xiangqi-match", "--openings", str(path)]))
     assert "a red elephant cannot stand on a5" in line
 
 
@@ -61,7 +61,7 @@ def test_a_missing_default_peer_is_named(monkeypatch, capsys) -> None:
 
 
 def test_match_help_documents_every_option_with_its_default() -> None:
-    done = run(["match", "--help"])
+    done = run(["xiangqi-match", "--help"])
     assert done.returncode == 0
     text = " ".join(done.stdout.split())
     for option, default in [("--games", "20"), ("--tc", "10+0.1"), ("--peer", match.FAIRY_STOCKFISH), ("--peer-option", "none"),

@@ -1,4 +1,4 @@
-"""``sanqi match``: play sanqi against another UCCI engine (Fairy-Stockfish by default) and score it.
+"""``sanqi xiangqi-match``: play sanqi against another UCCI engine (Fairy-Stockfish by default) and score it.
 
 The referee is our own :class:`Position`: every move is checked for legality, clocks are kept
 from the wall time between ``go`` and ``bestmove``, and games end by mate or stalemate, the
@@ -185,7 +185,7 @@ def openings_file(path: str) -> list[str]:
 
 
 def parser() -> ArgParser:
-    p = ArgParser(prog="sanqi match", description=__doc__)
+    p = ArgParser(prog="sanqi xiangqi-match", description=__doc__)
     p.add_argument("--games", type=positive_int, default=20, help="games to play, colours alternating")
     p.add_argument("--tc", type=time_control, default="10+0.1", metavar="BASE+INC", help="time control: base seconds + increment seconds per move")
     p.add_argument("--peer", type=program, default=FAIRY_STOCKFISH, help="the opponent's command (a UCCI engine)")
