@@ -18,6 +18,7 @@ rest. Mines and flags never move; their distance is for the caller to ignore.
 from typing import Final
 
 from junqi_protocol.board import Board
+from junqi_protocol.rules import rail_reach
 
 FAR: Final = 99
 
@@ -45,30 +46,6 @@ def _one_move_back(board: Board, owner: list[int], a: int, engineer: bool) -> li
     """Points from which one move reaches ``a`` through empty points (occupied ones included as
     starts)."""
     out = list(board.steps[a])
-    if not board.station[a]:
-        return out
-    if engineer:
-        seen = {a}
-        frontier = [a]
-        while frontier:
-            nxt: list[int] = []
-            for x in frontier:
-                for q in board.rail_next[x]:
-                    if q not in seen:
-                        seen.add(q)
-                        out.append(q)
-                        if owner[q] < 0:
-                            nxt.append(q)
-            frontier = nxt
-        return out
-    for li, pos in board.line_of[a]:
-        line = board.lines[li]
-        for step in (-1, 1):
-            i = pos + step
-            while 0 <= i < len(line):
-                q = line[i]
-                out.append(q)
-                if owner[q] >= 0:
-                    break
-                i += step
+    if board.station[a]:
+        out += rail_reach(board, owner, a, engineer)
     return out

@@ -121,7 +121,19 @@ def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int
             out.append(q)
     if not board.station[p]:
         return out
-    if k == ENGINEER:
+    for q in rail_reach(board, owner, p, k == ENGINEER):
+        o = owner[q]
+        if (o < 0 or (board.team(o) != team and not board.camp[q])) and q not in out:
+            out.append(q)
+    return out
+
+
+def rail_reach(board: Board, owner: list[int], p: int, engineer: bool) -> list[int]:
+    """The points one rail move from station ``p`` passes over: every empty point reached, and the
+    occupied point that ends each run (whether it may be attacked is the caller's to judge). An
+    engineer turns at crossings; any other piece keeps to straight lines."""
+    out: list[int] = []
+    if engineer:
         seen = [False] * board.size
         seen[p] = True
         frontier = [p]
@@ -129,16 +141,11 @@ def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int
             nxt: list[int] = []
             for a in frontier:
                 for q in board.rail_next[a]:
-                    if seen[q]:
-                        continue
-                    seen[q] = True
-                    o = owner[q]
-                    if o < 0:
-                        nxt.append(q)
-                    elif board.team(o) == team or board.camp[q]:
-                        continue
-                    if q not in out:
+                    if not seen[q]:
+                        seen[q] = True
                         out.append(q)
+                        if owner[q] < 0:
+                            nxt.append(q)
             frontier = nxt
         return out
     for li, pos in board.line_of[p]:
@@ -147,13 +154,9 @@ def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int
             i = pos + step
             while 0 <= i < len(line):
                 q = line[i]
-                o = owner[q]
-                if o >= 0:
-                    if board.team(o) != team and not board.camp[q] and q not in out:
-                        out.append(q)
+                out.append(q)
+                if owner[q] >= 0:
                     break
-                if q not in out:
-                    out.append(q)
                 i += step
     return out
 
