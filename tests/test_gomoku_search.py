@@ -58,9 +58,11 @@ def test_reference_vcf_found_within_one_second(n: int) -> None:
     for x, y in case["white"]:
         b.place(b.index(x, y), WHITE)
     b.side = BLACK if case["side_to_move"] == "black" else WHITE
-    t = time.perf_counter()
-    line = ThreatSearch(b).vcf(40, 1000)
-    assert time.perf_counter() - t < 1.5
+    # The second is of CPU time: the wall-clock budget is generous so a busy machine cannot starve the
+    # search, and the thread's own CPU time is what the one-second promise is about.
+    t = time.thread_time()
+    line = ThreatSearch(b).vcf(40, 30_000)
+    assert time.thread_time() - t < 1.0
     assert line is not None
     check_vcf_line(b, line)
 
