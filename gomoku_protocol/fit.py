@@ -20,6 +20,7 @@ import sys
 from typing import Optional
 
 from engine_core.args import ArgParser, UsageError, guarded
+from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import threat_level
 from gomoku_protocol.position import Board
@@ -93,20 +94,6 @@ def log_loss(xs: list[list[float]], ys: list[float], w: list[float]) -> float:
         p = min(1 - 1e-9, max(1e-9, sigmoid(sum(a * b for a, b in zip(w, x)))))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / max(1, len(xs))
-
-
-def solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """``a x = b`` by Gaussian elimination with partial pivoting (``a`` is small and regularised)."""
-    n = len(b)
-    m = [row[:] + [b[k]] for k, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(n):
-            if r != c and m[c][c] != 0:
-                f = m[r][c] / m[c][c]
-                m[r] = [u - f * v for u, v in zip(m[r], m[c])]
-    return [m[k][n] / m[k][k] if m[k][k] else 0.0 for k in range(n)]
 
 
 def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], rounds: int = 12) -> list[float]:

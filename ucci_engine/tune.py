@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from engine_core.linsolve import solve
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from ucci_engine import weights
@@ -220,23 +221,6 @@ def fit_scale(rows: list[list[float]], targets: list[float], w: list[float]) -> 
         else:
             lo = a
     return (lo + hi) / 2
-
-
-def solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """x with a·x = b, by Gaussian elimination with partial pivoting."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        if abs(m[col][col]) < 1e-12:
-            continue
-        for r in range(n):
-            if r != col:
-                f = m[r][col] / m[col][col]
-                if f:
-                    m[r] = [x - f * y for x, y in zip(m[r], m[col])]
-    return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
 GROUPS = {
