@@ -44,10 +44,20 @@ def run_ours(depth: int) -> tuple[int, float]:
 
 
 class Peer:
+    """A UCCI engine process driven line by line: ``say`` a command, read ``until`` a reply."""
+
+    # The opening exchange: each line sent, then the reply awaited ("" awaits nothing).
+    HELLO: tuple[tuple[str, str], ...] = (("ucci", "ucciok"),)
+    STDERR: Optional[int] = None  # where the engine's stderr goes (None: ours)
+
     def __init__(self, command: str) -> None:
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.say("ucci")
-        self.until("ucciok")
+        self.command = command
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.STDERR, text=True)
+        for line, reply in self.HELLO:
+            self.say(line)
+            if reply:
+                self.until(reply)
 
     def say(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -61,7 +71,7 @@ class Peer:
             seen.append(line.strip())
             if line.startswith(prefix):
                 return seen
-        raise RuntimeError("peer closed its output")
+        raise RuntimeError(f"{self.command} ended before {prefix!r}")
 
     def search(self, fen: str, depth: int) -> tuple[int, float]:
         self.say(f"position fen {fen}")

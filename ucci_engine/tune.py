@@ -26,6 +26,7 @@ from engine_core.linsolve import solve
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from ucci_engine import weights
+from ucci_engine.bench import Peer
 from ucci_engine.evaluate import TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, positional, terms
 from ucci_engine.position import Position
 from ucci_engine.tables import BLACK, SQUARES
@@ -92,30 +93,11 @@ def collect(out: Path, games: int, nodes: int, every: int, seed: int) -> int:
 
 # --- labels ------------------------------------------------------------------------------------
 
-class Labeller:
+class Labeller(Peer):
     """A UCI engine that plays xiangqi (Fairy-Stockfish), asked for a fixed-depth score."""
 
-    def __init__(self, command: str) -> None:
-        self.proc = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.say("uci")
-        self.until("uciok")
-        self.say("setoption name UCI_Variant value xiangqi")
-        self.say("isready")
-        self.until("readyok")
-
-    def say(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, word: str) -> list[str]:
-        assert self.proc.stdout is not None
-        seen: list[str] = []
-        for line in self.proc.stdout:
-            seen.append(line.strip())
-            if line.startswith(word):
-                return seen
-        raise RuntimeError(f"the labelling engine ended before {word!r}")
+    HELLO = (("uci", "uciok"), ("setoption name UCI_Variant value xiangqi", ""), ("isready", "readyok"))
+    STDERR = subprocess.DEVNULL
 
     def score(self, fen: str, depth: int) -> Optional[int]:
         """The score for the side to move, mates as ±30000, or None when none was given."""
@@ -128,10 +110,6 @@ class Labeller:
                 kind, value = words[words.index("score") + 1], int(words[words.index("score") + 2])
                 found = value if kind == "cp" else (30000 if value > 0 else -30000)
         return found
-
-    def close(self) -> None:
-        self.say("quit")
-        self.proc.wait(5)
 
 
 def label(src: Path, out: Path, engine: str, depth: int) -> int:
