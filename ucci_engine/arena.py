@@ -25,10 +25,7 @@ the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``
 """
 
 import os
-import queue
 import shlex
-import subprocess
-import threading
 import time
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
@@ -67,33 +64,27 @@ class Player(UcciPlayer):
     """A :class:`UcciPlayer` that may speak UCI, search to a fixed limit and keep its stderr."""
 
     def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
-        self.command = list(engine.command)
         self.engine = engine
         self.times = times  # milliseconds per ply, shared by both players of a game
         err: Optional[IO[bytes]] = open(log, "ab") if log else None
         try:
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=err or subprocess.DEVNULL, text=True, bufsize=1)
+            super().__init__(list(engine.command), dict(engine.options), err)
         except OSError as exc:
-            raise StartFailed(f"cannot start {shlex.join(self.command)}: {exc}") from None
+            raise StartFailed(f"cannot start {shlex.join(engine.command)}: {exc}") from None
         finally:
             if err is not None:
                 err.close()
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        if engine.proto == "uci":
-            self.send("uci")
-            self.expect("uciok")
-            for name, value in engine.options:
-                self.send(f"setoption name {name} value {value}")
-            self.send("isready")
-            self.expect("readyok")
-        else:
-            self.send("ucci")
-            self.expect("ucciok")
-            self.send("setoption usemillisec true")
-            for name, value in engine.options:
-                self.send(f"setoption {name} {value}")  # UCCI's own form (see ucci_engine.match)
+
+    def handshake(self, options: dict[str, str]) -> None:
+        if self.engine.proto != "uci":
+            super().handshake(options)
+            return
+        self.send("uci")
+        self.expect("uciok")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.expect("readyok")
 
     def expect(self, word: str) -> None:
         if self.wait_for(word, HANDSHAKE_SECONDS) is None:

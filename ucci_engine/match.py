@@ -16,7 +16,7 @@ import threading
 import time
 import queue
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
+from typing import IO, Optional
 
 from engine_core.args import ArgParser, int_between, positive_int, program, readable_file
 from ucci_engine.position import START_FEN, FenError, Position
@@ -27,17 +27,25 @@ FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 class UcciPlayer:
     """An engine process spoken to in UCCI with millisecond times."""
 
-    def __init__(self, command: list[str], options: dict[str, str]) -> None:
+    def __init__(self, command: list[str], options: dict[str, str], stderr: Optional[IO[bytes]] = None) -> None:
         self.command = command
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=stderr or subprocess.DEVNULL, text=True, bufsize=1)
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
+        self.handshake(options)
+
+    def handshake(self, options: dict[str, str]) -> None:
         self.send("ucci")
-        self.wait_for("ucciok", 30.0)
+        self.expect("ucciok")
         self.send("setoption usemillisec true")
         for name, value in options.items():
             # UCCI's own form: Fairy-Stockfish ignores the UCI "name … value …" form in UCCI mode.
             self.send(f"setoption {name} {value}")
+
+    def expect(self, word: str) -> None:
+        """Wait (30 s at most) for a handshake reply; a silent engine shows up at its first move."""
+        self.wait_for(word, 30.0)
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
