@@ -4,9 +4,15 @@ Each simulated move takes its whole hard limit plus a delay that a loaded two-co
 (the move's trip through pipes, a scheduler that runs us late, the stop check's granularity).
 """
 
+import threading
+from typing import Optional
+
 import pytest
 
 from engine_core.timeman import allot
+from ucci_engine.engine import Engine, GoRequest, Result
+from ucci_engine.position import START_FEN
+from ucci_engine.tables import move_name
 
 OVERHEAD = 50  # ms: the engines' default Move Overhead
 DELAY = 80  # ms added to every move beyond its hard limit
@@ -56,3 +62,37 @@ def test_more_time_is_spent_with_more_on_the_clock() -> None:
 def test_the_last_move_before_a_control_may_use_most_of_what_is_left() -> None:
     soft, hard = allot(60000, 0, 1, 0, OVERHEAD)
     assert soft == hard and 40000 < hard < 60000 - OVERHEAD
+
+
+def timed_move(engine: Engine, moves: list[str], left: int) -> str:
+    """Play one timed move (depth 1, so it is quick) in the game of ``moves``; its move's name."""
+    assert engine.set_position(START_FEN, moves) is None
+    go = GoRequest()
+    go.depth = 1
+    go.time_left = left
+    answered = threading.Event()
+    results: list[Optional[Result]] = []
+
+    def done(result: Optional[Result]) -> None:
+        results.append(result)
+        answered.set()
+
+    engine.go(go, lambda *info: None, done)
+    assert answered.wait(30)
+    engine.stop_and_wait()
+    assert results[0] is not None
+    return move_name(results[0].best)
+
+
+def test_a_gui_clock_that_shows_more_time_gone_than_ours_widens_the_margin() -> None:
+    engine = Engine()
+    first = timed_move(engine, [], 10000)
+    timed_move(engine, [first, "a6a5"], 8500)  # 1.5 s gone, of which our own watch saw one quick move
+    assert engine.lag.margin(OVERHEAD) >= 500  # a generous allowance for that move on a busy machine
+
+
+def test_a_clock_from_another_game_is_no_evidence_of_lag() -> None:
+    engine = Engine()
+    timed_move(engine, [], 10000)
+    timed_move(engine, ["h2e2"], 9000)  # not our game two plies on: a new game
+    assert engine.lag.margin(OVERHEAD) == OVERHEAD

@@ -15,6 +15,7 @@ from engine_core.timeman import allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES
+from ucci_engine.lag import LagMeter
 from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
 from ucci_engine.tables import move_name, parse_move
@@ -69,6 +70,10 @@ class Engine:
         self.skill = 20
         self.multipv = 1
         self.overhead_ms = 50
+        self.lag = LagMeter()
+        # After a timed move: the game it was played in and the clock expected at the next go.
+        self._clock_after: Optional[tuple[tuple[str, list[str]], int]] = None
+        self._clock_now: Optional[tuple[tuple[str, list[str]], int, int, float]] = None  # game, left, inc, go time
         self.position = Position.from_fen(START_FEN)
         self.game: tuple[str, list[str]] = (START_FEN, [])  # how ``position`` was last given
         self.banned: list[int] = []
@@ -211,7 +216,8 @@ class Engine:
             lim.hard_ms = max(1, go.movetime - self.overhead_ms)
             lim.soft_ms = lim.hard_ms
         elif go.time_left >= 0:
-            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, self.overhead_ms)
+            overhead = self.lag.margin(self.overhead_ms)
+            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, overhead)
         elif go.depth == 0 and go.nodes == 0:
             lim.infinite = True
         return lim
@@ -220,6 +226,7 @@ class Engine:
         """Start thinking; ``done`` gets the result once the search ends and is released."""
         asked = time.perf_counter()  # the GUI's clock runs from here, not from the search's start
         self.stop_and_wait()
+        self._read_clock(go, asked)
         limits = self.limits_for(go)
         pos = self.position.copy()
         spare = pos.copy()  # for a move to play should the search itself fail
@@ -256,11 +263,26 @@ class Engine:
 
         self._launch(job)
 
+    def _read_clock(self, go: GoRequest, asked: float) -> None:
+        """Measure the lag the GUI's clock shows since our last move of this game, and note this move's clock."""
+        after, self._clock_after, self._clock_now = self._clock_after, None, None
+        if go.time_left < 0 or go.ponder:
+            return
+        fen, moves = self.game
+        if after is not None:
+            (last_fen, last_moves), expected = after
+            if fen == last_fen and len(moves) == len(last_moves) + 2 and moves[: len(last_moves)] == last_moves:
+                self.lag.observe(expected, go.time_left)
+        self._clock_now = (self.game, go.time_left, go.increment, asked)
+
     def _emit(self) -> None:
         """Hand the result to the protocol once (called with the lock held)."""
         if self._emitted or self._finished is None:
             return
         self._emitted = True
+        if self._clock_now is not None:
+            game, left, inc, asked = self._clock_now
+            self._clock_after = (game, left - int((time.perf_counter() - asked) * 1000) + inc)
         lines = self._finished
         if not lines:
             self._done(None)
