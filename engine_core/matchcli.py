@@ -147,8 +147,8 @@ def games_available() -> dict[str, Any]:
     return found
 
 
-def parser(games: list[str]) -> ArgParser:
-    p = ArgParser(prog="sanqi match", description=__doc__)
+def parser(games: list[str], prog: str = "sanqi match") -> ArgParser:
+    p = ArgParser(prog=prog, description=__doc__)
     p.add_argument("--game", choices=games, default="xiangqi", help="which game")
     p.add_argument("--engine", nargs="+", action="append", metavar="KEY=VALUE",
                    help="an engine: cmd=COMMAND [name=N] [proto=P] [option.NAME=VALUE] [game keys]; give two")
@@ -191,11 +191,12 @@ def folder(path: Optional[str], what: str) -> Optional[str]:
     return path
 
 
-def main(argv: Optional[list[str]] = None, games: Optional[dict[str, Any]] = None) -> int:
-    """Run ``sanqi match``; ``games`` maps a game name to its module (default: the entry points)."""
+def main(argv: Optional[list[str]] = None, games: Optional[dict[str, Any]] = None, prog: str = "sanqi match") -> int:
+    """Run ``sanqi match``; ``games`` maps a game name to its module (default: the entry points), ``prog`` names
+    the command in error lines (an alias gives its own)."""
     args = list(argv or [])
     found = games if games is not None else games_available()
-    p = parser(sorted(found))
+    p = parser(sorted(found), prog)
     name = game_name(args)
     if name in found:
         found[name].add_options(p)

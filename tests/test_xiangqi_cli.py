@@ -66,5 +66,5 @@ def test_match_help_documents_every_option_with_its_default() -> None:
     text = " ".join(done.stdout.split())
     for option, default in [("--games", "20"), ("--tc", "10+0.1"), ("--peer", match.FAIRY_STOCKFISH), ("--peer-option", "none"),
                             ("--engine", "the sanqi beside this one"), ("--concurrency", "1"), ("--max-plies", "300"),
-                            ("--openings", "the start position")]:
+                            ("--openings", "sanqi match's balanced openings")]:
         assert option in text and f"(default: {default})" in text, option

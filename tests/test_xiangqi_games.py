@@ -6,7 +6,8 @@ import time
 import pytest
 
 from conftest import sanqi_command
-from ucci_engine.match import FAIRY_STOCKFISH, UcciPlayer, play_game, repetition_verdict
+from ucci_engine.match import FAIRY_STOCKFISH
+from ucci_engine.referee import UcciPlayer, play_game, repetition_verdict
 from ucci_engine.position import START_FEN, Position
 
 HANG = 120  # seconds without an answer that mean the engine hangs, on however loaded a machine

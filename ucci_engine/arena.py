@@ -1,6 +1,6 @@
 """Xiangqi for ``sanqi match --game xiangqi``: engine processes over UCCI or UCI, our Position as referee.
 
-The game itself is ``ucci_engine.match.play_game`` (legality, clocks, mate, the league repetition
+The game itself is ``ucci_engine.referee.play_game`` (legality, clocks, mate, the league repetition
 rule, 60 moves without a capture, resignation, the ply limit); this module gives it players that
 speak either dialect, may search to a fixed depth or node count (results that do not depend on the
 machine's speed), log their stderr and the time of every move, and writes each game as a PGN that
@@ -34,7 +34,7 @@ from typing import IO, TYPE_CHECKING, Optional
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
 from engine_core.matchcli import engine_command, read_book
-from ucci_engine.match import GameResult, UcciPlayer, play_game, time_control
+from ucci_engine.referee import GameResult, UcciPlayer, play_game, time_control
 from ucci_engine.position import START_FEN, Position
 
 if TYPE_CHECKING:

@@ -5,10 +5,11 @@ Every pair of a common red first move and a common black reply is searched by ``
 order listed. Run: ``python tests/tools/make_balanced_openings.py > ucci_engine/data/balanced.epd``.
 """
 
+import shlex
 import subprocess
 import sys
 
-from ucci_engine.match import sanqi_command
+from engine_core.matchcli import engine_command
 from ucci_engine.position import START_FEN, Position
 
 RED = ["h2e2", "b2e2", "c3c4", "g3g4", "b0c2", "h0g2", "c0e2", "g0e2", "h2g2", "b2c2", "h2i2", "b2a2"]
@@ -32,7 +33,7 @@ def score(engine: subprocess.Popen, fen: str) -> int:
 
 
 def main() -> int:
-    engine = subprocess.Popen(sanqi_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    engine = subprocess.Popen(shlex.split(engine_command("sanqi")), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert engine.stdin is not None
     engine.stdin.write("ucci\n")
     print(f"# Two-ply openings sanqi scores within ±{LEVEL} at depth {DEPTH} (tests/tools/make_balanced_openings.py).")

@@ -1,0 +1,150 @@
+"""A xiangqi game between two UCCI engine processes, our :class:`Position` as referee.
+
+Every move is checked for legality, clocks are kept from the wall time between ``go`` and
+``bestmove``, and games end by mate or stalemate, the league repetition rule at the fourth
+occurrence, 60 moves without a capture, resignation, a move over time, or adjudication as a draw
+after the ply limit. ``sanqi match --game xiangqi`` (``ucci_engine.arena``) plays its games here.
+"""
+
+import argparse
+import queue
+import subprocess
+import threading
+import time
+from typing import IO, Optional
+
+from ucci_engine.position import START_FEN, Position
+
+
+class UcciPlayer:
+    """An engine process spoken to in UCCI with millisecond times."""
+
+    def __init__(self, command: list[str], options: dict[str, str], stderr: Optional[IO[bytes]] = None) -> None:
+        self.command = command
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=stderr or subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.handshake(options)
+
+    def handshake(self, options: dict[str, str]) -> None:
+        self.send("ucci")
+        self.expect("ucciok")
+        self.send("setoption usemillisec true")
+        for name, value in options.items():
+            # UCCI's own form: Fairy-Stockfish ignores the UCI "name … value …" form in UCCI mode.
+            self.send(f"setoption {name} {value}")
+
+    def expect(self, word: str) -> None:
+        """Wait (30 s at most) for a handshake reply; a silent engine shows up at its first move."""
+        self.wait_for(word, 30.0)
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            pass
+
+    def wait_for(self, prefix: str, timeout: float) -> Optional[str]:
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            if line.startswith(prefix) or (prefix == "bestmove" and line == "nobestmove"):
+                return line
+
+    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
+        """The reply to ``go`` (a ``bestmove`` line, or '' when none came in time) and the seconds taken."""
+        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        start = time.monotonic()
+        self.send(f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}")
+        line = self.wait_for("bestmove", mine / 1000 + 2.0)
+        return line or "", time.monotonic() - start
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.proc.wait(3)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class GameResult:
+    def __init__(self, score: float, reason: str, moves: list[str]) -> None:
+        self.score = score  # for red: 1 win, 0.5 draw, 0 loss
+        self.reason = reason
+        self.moves = moves
+
+
+def repetition_verdict(pos: Position) -> Optional[float]:
+    """Red's score when the current position occurs for the fourth time, else None."""
+    keys, quiet = pos.keys, pos.quiet[-1]
+    n = len(keys) - 1
+    earlier = [i for i in range(max(0, n - quiet), n) if keys[i] == keys[n] and (n - i) % 2 == 0]
+    if len(earlier) < 3:
+        return None
+    verdict = pos.judge_cycle(n - earlier[-1])
+    if verdict == 0:
+        return 0.5
+    mover_wins = verdict > 0
+    return 1.0 if mover_wins == (pos.side == 0) else 0.0
+
+
+def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
+    pos = Position.from_fen(start_fen)
+    moves: list[str] = []
+    clocks = [base_ms, base_ms]
+    players = [red, black]
+    while True:
+        side = pos.side
+        if not pos.legal_moves():
+            return GameResult(0.0 if side == 0 else 1.0, "mate", moves)
+        verdict = repetition_verdict(pos)
+        if verdict is not None:
+            return GameResult(verdict, "repetition", moves)
+        if pos.quiet[-1] >= 120:
+            return GameResult(0.5, "60 moves without capture", moves)
+        if len(moves) >= max_plies:
+            return GameResult(0.5, "adjudicated at the ply limit", moves)
+        line, spent = players[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
+        clocks[side] -= int(spent * 1000)
+        lost = 0.0 if side == 0 else 1.0
+        words = line.split()
+        if clocks[side] < 0:
+            return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves)
+        if len(words) < 2 or words[0] != "bestmove":
+            return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves)
+        if "resign" in words[2:]:
+            return GameResult(lost, "resigned", moves)
+        if not pos.push_name(words[1]):
+            return GameResult(lost, f"illegal move {words[1]}", moves)
+        moves.append(words[1])
+        clocks[side] += inc_ms
+
+
+def time_control(text: str) -> tuple[int, int]:
+    """An argparse type: ``BASE+INC`` in seconds as (base ms, increment ms).
+
+    >>> time_control("6+0.1"), time_control("30")
+    ((6000, 100), (30000, 0))
+    """
+    base, _, inc = text.partition("+")
+    try:
+        base_ms, inc_ms = round(float(base) * 1000), round(float(inc or 0) * 1000)
+    except (ValueError, OverflowError):
+        base_ms, inc_ms = 0, -1
+    if not 0 < base_ms < 10**9 or not 0 <= inc_ms < 10**8:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time control like 10+0.1 (base seconds above 0, + increment seconds)")
+    return base_ms, inc_ms
