@@ -6,7 +6,9 @@ a game is asked with ``BOARD`` (the opening's stones, 1 its own, 2 the other's),
 ``TURN``. The idle brain is suspended (SIGSTOP on its process group) while the other thinks. A reply
 may come up to 1 s after its turn's or the game's time is up (the official tolerance); later is a
 loss on time, as is a resident memory over ``max_memory``, an illegal or malformed move, or an exit.
-``proto=builtin cmd=baseline`` is the in-process one-ply pattern player of ``sanqi gomoku-match``.
+An engine's ``option.NAME=VALUE`` is sent as ``INFO NAME VALUE`` after the referee's own ``INFO`` lines.
+``proto=builtin cmd=baseline`` is an in-process one-ply pattern player (attack plus weighted defence, the
+seed's scorer, and nothing else).
 
 Openings: one a line, either ``dx,dy, dx,dy, …`` offsets from the centre (the format of
 gomoku_protocol/data/openings.txt) or c-gomoku-cli's ``h8i9j10`` positions. Each game is written as a
@@ -30,8 +32,9 @@ from typing import TYPE_CHECKING, Callable, Optional
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, int_between, natural_int, positive_int
 from engine_core.matchcli import engine_command, read_book
-from gomoku_protocol.match import OPENINGS, RENJU_MOVE_LIMIT, baseline_move, read_openings
-from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, Board
+from gomoku_protocol.brain import best_by_pattern
+from gomoku_protocol.data_files import data_file
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
 from gomoku_protocol.record import parse_pos, write_psq
 from engine_core.process import EngineProcess, StartError
 
@@ -42,6 +45,9 @@ DEFAULT_PROTO = "gomocup"
 TOLERANCE_MS = 1000
 START_SECONDS = 30.0
 NOISE = ("MESSAGE", "DEBUG", "UNKNOWN", "ERROR", "SUGGEST", "OK")
+RENJU_MOVE_LIMIT = 200
+OPENINGS = data_file("openings.txt")
+Options = tuple[tuple[str, str], ...]
 
 
 class Forfeit(Exception):
@@ -50,6 +56,35 @@ class Forfeit(Exception):
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(detail)
         self.kind = kind
+
+
+def read_openings(text: str) -> list[list[tuple[int, int]]]:
+    """One opening a line: ``dx,dy, dx,dy, …`` offsets from the centre; ``#`` starts a comment.
+
+    >>> read_openings("# c\\n0,0, 1,0, 1,3\\n")
+    [[(0, 0), (1, 0), (1, 3)]]
+    >>> read_openings("0,0, 1")
+    Traceback (most recent call last):
+    ValueError: line 1: expected pairs of whole numbers dx,dy
+    """
+    out: list[list[tuple[int, int]]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.replace(",", " ").split()
+        if len(words) % 2 or not all(w.lstrip("-").isdigit() and len(w) < 6 for w in words):
+            raise ValueError(f"line {n}: expected pairs of whole numbers dx,dy")
+        nums = [int(w) for w in words]
+        out.append([(nums[k], nums[k + 1]) for k in range(0, len(nums), 2)])
+    return out
+
+
+def baseline_move(board: Board) -> int:
+    """The one-ply pattern pick over every point near the stones."""
+    attack, defence = STYLES["balanced"]
+    board.set_style(attack, defence)
+    return best_by_pattern(board, sorted(board.cand))
 
 
 def opening_line(size: int) -> "Callable[[str], Optional[list[tuple[int, int]]]]":
@@ -108,8 +143,9 @@ class Seat:
 class BrainProcess(Seat):
     """A Gomocup brain over pipes, suspended whenever it is not its turn."""
 
-    def __init__(self, command: str, log: Optional[str]) -> None:
+    def __init__(self, command: str, options: Options, log: Optional[str]) -> None:
         self.command = command
+        self.options = options
         self.log = log
         self.proc: Optional[EngineProcess] = None
         self.told = False  # whether this game's stones were sent (BOARD), so later moves come as TURN
@@ -151,7 +187,7 @@ class BrainProcess(Seat):
         if answer.split()[0].upper() != "OK":
             raise Forfeit("crash", f"START answered {answer[:60]!r}")
         for key, value in (("timeout_turn", limits.turn_ms), ("timeout_match", limits.match_ms),
-                           ("max_memory", limits.memory), ("rule", limits.rule), ("game_type", 1)):
+                           ("max_memory", limits.memory), ("rule", limits.rule), ("game_type", 1), *self.options):
             self.proc.send(f"INFO {key} {value}")
         self.signal(signal.SIGSTOP)
 
@@ -200,6 +236,7 @@ def resident_bytes(pid: int) -> int:
 @dataclass(frozen=True)
 class GomokuSetup:
     commands: tuple[str, str]  # '' for the built-in baseline
+    options: tuple[Options, Options]
     names: tuple[str, str]
     book: tuple[tuple[tuple[int, int], ...], ...]
     limits: Limits
@@ -216,7 +253,7 @@ class GomokuSetup:
     def seat(self, engine: int, job: Job, colour: str) -> Seat:
         if not self.commands[engine]:
             return Seat()
-        return BrainProcess(self.commands[engine], engine_log(self.log_dir, job, colour))
+        return BrainProcess(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
 
     def play(self, job: Job) -> Outcome:
         opening = list(self.book[job.opening])
@@ -291,11 +328,11 @@ def add_options(p: ArgumentParser) -> None:
 def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> GomokuSetup:
     commands = []
     for spec in specs:
-        if spec.settings or spec.options:
-            raise UsageError(f"{spec.name}: gomoku engines take only cmd=, name= and proto=")
+        if spec.settings:
+            raise UsageError(f"{spec.name}: gomoku engines take only cmd=, name=, proto= and option.NAME=")
         if spec.proto == "builtin":
-            if spec.cmd != "baseline":
-                raise UsageError(f"{spec.name}: the built-in gomoku player is cmd=baseline")
+            if spec.cmd != "baseline" or spec.options:
+                raise UsageError(f"{spec.name}: the built-in gomoku player is cmd=baseline, without options")
             commands.append("")
         elif spec.proto == "gomocup":
             commands.append(engine_command(spec.cmd))
@@ -303,5 +340,6 @@ def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> GomokuSetup:
             raise UsageError(f"{spec.name}: gomoku engines are proto=gomocup or proto=builtin")
     book = read_book(opts.openings or str(OPENINGS), opening_line(opts.size), f"opening for a {opts.size}x{opts.size} board")
     limits = Limits(opts.turn_ms, opts.match_ms, opts.max_memory, opts.rule, opts.size)
-    return GomokuSetup((commands[0], commands[1]), (specs[0].name, specs[1].name), tuple(tuple(o) for o in book),
+    return GomokuSetup((commands[0], commands[1]), (specs[0].options, specs[1].options), (specs[0].name, specs[1].name),
+                       tuple(tuple(o) for o in book),
                        limits, opts.engine_log)

@@ -4,7 +4,7 @@ import json
 import random
 
 from gomoku_protocol import fit, weights
-from gomoku_protocol.match import baseline_move
+from gomoku_protocol.arena import baseline_move
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import read_sgf_games
 

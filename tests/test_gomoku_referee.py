@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import Session
-from gomoku_protocol.match import baseline_move
+from gomoku_protocol.arena import baseline_move
 from gomoku_protocol.position import Board
 from gomoku_protocol.rules import BLACK
 

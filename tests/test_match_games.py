@@ -161,7 +161,7 @@ def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp
 
 
 def test_the_idle_gomoku_brain_is_suspended(tmp_path):
-    brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", None)
+    brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", (), None)
     brain.open(gomoku.Limits(1000, 0, 0, 0, 15))
     try:
         assert comes_to_stop(brain.proc.proc.pid)  # stopped until its turn
@@ -171,6 +171,18 @@ def test_the_idle_gomoku_brain_is_suspended(tmp_path):
     finally:
         brain.close()
     assert brain.proc.exited()
+
+
+def test_a_gomoku_engines_options_are_info_lines_after_the_referees_own(capsys, tmp_path):
+    (tmp_path / "brain.py").write_text(FAKE_BRAIN.replace("    words = line.split()", "    open(sys.argv[2], 'a').write(line)\n    words = line.split()"))
+    (tmp_path / "book.txt").write_text("0,0, 1,0\n")
+    heard = tmp_path / "heard.txt"
+    match(capsys, "--game", "gomoku", "--engine", f"cmd={sys.executable} {tmp_path / 'brain.py'} occupied {heard}", "name=fake",
+          "option.style=aggressive", "option.caution_factor=2", "--engine", "cmd=baseline", "proto=builtin",
+          "--games", "1", "--openings", str(tmp_path / "book.txt"))
+    infos = [line.split(None, 1)[1].strip() for line in heard.read_text().splitlines() if line.startswith("INFO")]
+    assert infos[:7] == ["timeout_turn 5000", "timeout_match 180000", f"max_memory {350 * 2**20}", "rule 0", "game_type 1",
+                         "style aggressive", "caution_factor 2"]
 
 
 def comes_to_stop(pid: int) -> bool:
