@@ -69,3 +69,22 @@ def test_make_unmake_restores_everything() -> None:
         pos.make(rng.choice(moves))
         fresh = Position.from_fen(pos.fen())
         assert fresh.hash == pos.hash and fresh.score == pos.score
+
+
+def test_piece_lists_follow_the_board_through_a_game_and_back() -> None:
+    rng = random.Random(13)
+    pos = Position.from_fen(START_FEN)
+    start = [pos.pieces[0][:], pos.pieces[1][:]]
+    played = 0
+    for _ in range(300):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        assert pos.make(rng.choice(moves))
+        played += 1
+        for side in (0, 1):
+            assert sorted(pos.pieces[side]) == [sq for sq in range(90) if pos.board[sq] and pos.board[sq] >> 3 == side]
+            assert all(pos.slots[sq] == i for i, sq in enumerate(pos.pieces[side]))
+    for _ in range(played):
+        pos.unmake()
+    assert pos.pieces == start

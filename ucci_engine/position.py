@@ -112,6 +112,7 @@ class Position(SearchPosition):
         self.board: list[int] = [0] * SQUARES
         self.side = RED_SIDE
         self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
+        self.slots: list[int] = [0] * SQUARES  # where in its side's list the piece on each square is
         self.kings: list[int] = [0, 0]
         self.hash = 0
         self.score = 0  # red's point of view
@@ -150,6 +151,10 @@ class Position(SearchPosition):
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
         self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
+        self.slots = [0] * SQUARES
+        for own in self.pieces:
+            for i, sq in enumerate(own):
+                self.slots[sq] = i
         self.kings = [board.index(KING), board.index(KING | BLACK)]
         self.fullmove = max(1, counter(fields, 5, 1))
         self.rehash()
@@ -179,6 +184,7 @@ class Position(SearchPosition):
         pos.board = self.board[:]
         pos.side = self.side
         pos.pieces = [self.pieces[0][:], self.pieces[1][:]]
+        pos.slots = self.slots[:]
         pos.kings = self.kings[:]
         pos.hash = self.hash
         pos.score = self.score
@@ -201,13 +207,14 @@ class Position(SearchPosition):
         side = self.side
         board[to] = piece
         board[frm] = 0
-        own = self.pieces[side]
-        own[own.index(frm)] = to
+        slots = self.slots
         index = -1
         if captured:
-            theirs = self.pieces[side ^ 1]
-            index = theirs.index(to)
-            theirs.pop(index)
+            index = slots[to]
+            self._drop(side ^ 1, index)
+        own = self.pieces[side]
+        own[slots[frm]] = to
+        slots[to] = slots[frm]
         king = self.kings[side]
         if piece & 7 == KING:
             self.kings[side] = to
@@ -215,9 +222,10 @@ class Position(SearchPosition):
         if (piece & 7 == KING or self.checks[-1] or RELATED[king][frm] or RELATED[king][to]) and attacked(board, king, side ^ 1):
             if piece & 7 == KING:
                 self.kings[side] = frm
+            own[slots[to]] = frm
+            slots[frm] = slots[to]
             if captured:
-                self.pieces[side ^ 1].insert(index, to)
-            own[own.index(to)] = frm
+                self._restore(side ^ 1, index, to)
             board[frm] = piece
             board[to] = captured
             return False
@@ -246,15 +254,36 @@ class Position(SearchPosition):
         piece = board[to]
         board[frm] = piece
         board[to] = captured
-        own = self.pieces[side]
-        own[own.index(to)] = frm
+        slots = self.slots
+        self.pieces[side][slots[to]] = frm
+        slots[frm] = slots[to]
         if captured:
-            self.pieces[self.side].insert(index, to)
+            self._restore(self.side, index, to)
         if piece & 7 == KING:
             self.kings[side] = frm
         self.side = side
         self.score = score
         self.hash = self.keys[-1]
+
+    def _drop(self, side: int, index: int) -> None:
+        """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
+        own = self.pieces[side]
+        last = own.pop()
+        if index < len(own):
+            own[index] = last
+            self.slots[last] = index
+
+    def _restore(self, side: int, index: int, sq: int) -> None:
+        """Undo :meth:`_drop`: the piece on ``sq`` back at ``index``, the one that took its place last again."""
+        own = self.pieces[side]
+        if index < len(own):
+            moved = own[index]
+            self.slots[moved] = len(own)
+            own.append(moved)
+            own[index] = sq
+        else:
+            own.append(sq)
+        self.slots[sq] = index
 
     def make_null(self) -> None:
         self.undo.append((0, 0, -1, self.score))
@@ -462,14 +491,16 @@ class Position(SearchPosition):
         owner = self.board[sq] >> 3
         saved = self.board[sq]
         self.board[sq] = PAWN | ((owner ^ 1) << 3)  # stand-in for the capturer
-        self.pieces[owner].remove(sq)
+        own = self.pieces[owner]
+        index = self.slots[sq]
+        own.pop(index)
         self.pieces[owner ^ 1].append(sq)
         try:
-            recaptures = [m for m in generate(self.board, self.pieces[owner], owner, True) if m & 127 == sq]
+            recaptures = [m for m in generate(self.board, own, owner, True) if m & 127 == sq]
             return any(self._legal_for(owner, m) for m in recaptures)
         finally:
-            self.pieces[owner ^ 1].remove(sq)
-            self.pieces[owner].append(sq)
+            self.pieces[owner ^ 1].pop()
+            own.insert(index, sq)
             self.board[sq] = saved
 
     # --- text ------------------------------------------------------------------------------------
