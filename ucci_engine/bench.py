@@ -1,9 +1,12 @@
 """``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH]``: fixed searches, nodes per second.
 
 With ``--peer`` the same positions are searched by a UCCI peer (Fairy-Stockfish) in the same run,
-so the figures can be reported as a ratio on this shared, noisy machine.
+so the figures can be reported as a ratio on this shared, noisy machine. Each side's rate is given
+per wall-clock second and per second of its own CPU time: on a machine busy with other work the
+second is what the engine does when it runs.
 """
 
+import os
 import shlex
 import subprocess
 import time
@@ -28,8 +31,10 @@ POSITIONS = [
 ]
 
 
-def run_ours(depth: int) -> tuple[int, float]:
+def run_ours(depth: int) -> tuple[int, float, float]:
+    """Nodes, wall seconds and CPU seconds of our searches of :data:`POSITIONS` to ``depth``."""
     nodes, seconds = 0, 0.0
+    cpu = time.process_time()
     for fen in POSITIONS:
         searcher = Searcher(TransTable(16))
         lim = Limits()
@@ -40,7 +45,21 @@ def run_ours(depth: int) -> tuple[int, float]:
         nodes += searcher.nodes
         seconds += took
         print(f"  {move_name(lines[0].move) if lines else '-':5} {searcher.nodes:9d} nodes {took:7.2f} s  {fen}")
-    return nodes, seconds
+    return nodes, seconds, time.process_time() - cpu
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (Linux /proc; 0 where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rate(nodes: int, seconds: float) -> int:
+    return int(nodes / max(seconds, 1e-9))
 
 
 class Peer:
@@ -74,6 +93,7 @@ class Peer:
         raise RuntimeError(f"{self.command} ended before {prefix!r}")
 
     def search(self, fen: str, depth: int) -> tuple[int, float]:
+        """Nodes and wall seconds of one search (the CPU time is read from the process around it)."""
         self.say(f"position fen {fen}")
         start = time.perf_counter()
         self.say(f"go depth {depth}")
@@ -109,18 +129,23 @@ def run(args: Optional[list[str]] = None) -> int:
     from engine_core.cli import version_line
 
     print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
-    nodes, seconds = run_ours(opts.depth)
+    nodes, seconds, cpu = run_ours(opts.depth)
     nps = nodes / max(seconds, 1e-9)
     print(f"Total time (ms) : {int(seconds * 1000)}")
     print(f"Nodes searched  : {nodes}")
     print(f"Nodes/second    : {int(nps)}")
+    print(f"Nodes/CPU second: {rate(nodes, cpu)}")
     peer = Peer(opts.peer) if opts.peer else None
     if peer:
         pn, ps = 0, 0.0
+        pcpu = cpu_seconds(peer.proc.pid)
         for fen in POSITIONS:
             n, s = peer.search(fen, opts.peer_depth)
             pn, ps = pn + n, ps + s
-        print(f"Peer {opts.peer} to depth {opts.peer_depth}: {pn} nodes, {int(pn / ps)} nodes/s; sanqi/peer = {nps / (pn / ps):.3f}")
+        pcpu = cpu_seconds(peer.proc.pid) - pcpu
+        print(f"Peer {opts.peer} to depth {opts.peer_depth}: {pn} nodes, {rate(pn, ps)} nodes/s; sanqi/peer = {nps / rate(pn, ps):.3f}")
+        if pcpu > 0:
+            print(f"  per CPU second: {rate(pn, pcpu)} nodes/s; sanqi/peer = {rate(nodes, cpu) / rate(pn, pcpu):.3f}")
     if opts.perft:
         for i, fen in enumerate(POSITIONS[:5]):
             depth = opts.perft if i == 0 else opts.perft - 1
