@@ -49,16 +49,9 @@ def square_tables(board: Board, owner: list[int], kind: list[int], alive: list[b
         team = board.team(seat)
         if team in by_team:
             continue
-        per: list[list[int]] = []
-        for engineer in (False, True):
-            best = [FAR] * board.size
-            for enemy in range(board.seats):
-                if alive[enemy] and flags[enemy] >= 0 and board.team(enemy) != team:
-                    d = distances(board, owner, flags[enemy], engineer)
-                    for p in range(board.size):
-                        if d[p] < best[p]:
-                            best[p] = d[p]
-            per.append([ATTACK[d] for d in best])
+        targets = [flags[e] for e in range(board.seats) if alive[e] and flags[e] >= 0 and board.team(e) != team]
+        # One search from all the enemy flags at once gives the distance to the nearest.
+        per = [[ATTACK[d] for d in distances(board, owner, targets, engineer)] for engineer in (False, True)]
         by_team[team] = per
     return [by_team[board.team(seat)] for seat in range(board.seats)]
 

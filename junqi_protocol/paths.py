@@ -1,4 +1,5 @@
-"""Shortest paths to a target (an enemy flag) on the real board, in moves of one piece.
+"""Shortest paths to the nearest of some targets (enemy flags) on the real board, in moves of one
+piece.
 
 Every other piece stays where it is and blocks: a rail run goes through empty points only, the
 engineer may turn at any rail junction, nothing leaves a headquarters, and the only attack is the
@@ -10,7 +11,7 @@ rest. Mines and flags never move; their distance is for the caller to ignore.
 >>> b = Board("2p")
 >>> owner = [-1] * b.size
 >>> owner[b.point("A1")] = 1
->>> d = distances(b, owner, b.point("A1"), False)
+>>> d = distances(b, owner, [b.point("A1")], False)
 >>> d[b.point("K0")], d[b.point("B1")], d[b.point("L0")]
 (3, 1, 4)
 """
@@ -23,12 +24,13 @@ from junqi_protocol.rules import rail_reach
 FAR: Final = 99
 
 
-def distances(board: Board, owner: list[int], target: int, engineer: bool) -> list[int]:
-    """Moves a piece on each point needs to reach ``target`` (FAR if it cannot); an occupied point
-    is answered for the piece on it but blocks every other path."""
+def distances(board: Board, owner: list[int], targets: list[int], engineer: bool) -> list[int]:
+    """Moves a piece on each point needs to reach the nearest of ``targets`` (FAR if it cannot); an
+    occupied point is answered for the piece on it but blocks every other path."""
     dist = [FAR] * board.size
-    dist[target] = 0
-    frontier = [target]
+    for t in targets:
+        dist[t] = 0
+    frontier = list(targets)
     while frontier:
         nxt: list[int] = []
         for a in frontier:

@@ -32,6 +32,7 @@ DEFAULT_STYLE = "search"
 # Thinking time without a clock from the referee (CCGC gives a whole game's time).
 UNTIMED_MS = 1000
 MOVES_AHEAD = 30  # a move may use this share of the clock left
+FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
 # Rough worth of each kind to its owner: the flag is the game, engineers matter for mines.
 VALUE = (100, 80, 60, 45, 35, 25, 15, 10, 30, 20, 50, 2000)
 EVENTS_LINEUP = "gcfcgi.b.idk.kda.f.ehehigjljhj"
@@ -78,6 +79,18 @@ def go_clock(words: list[str]) -> tuple[int, int]:
     return got["time"], got["movetime"]
 
 
+def move_limit(time_ms: int, movetime_ms: int) -> int:
+    """The most a move may take by the clocks ``go`` gave (0: none given).
+
+    >>> move_limit(600000, 300), move_limit(0, 0), move_limit(3000, 10000), move_limit(20, 300)
+    (300, 0, 100, 1)
+    """
+    limit = movetime_ms if movetime_ms > 0 else time_ms
+    if time_ms > 0:
+        limit = max(1, min(limit, time_ms // MOVES_AHEAD))
+    return limit
+
+
 def think_ms(time_ms: int, movetime_ms: int) -> int:
     """The search's budget: well inside the move's limit, leaving room for beliefs, the pipe and
     a loaded machine's scheduling (at a load average of 13 on two cores, one move in 460 took
@@ -86,12 +99,20 @@ def think_ms(time_ms: int, movetime_ms: int) -> int:
     >>> think_ms(600000, 300), think_ms(0, 0), think_ms(3000, 10000)
     (110, 1000, 20)
     """
-    if time_ms <= 0 and movetime_ms <= 0:
-        return UNTIMED_MS
-    limit = movetime_ms if movetime_ms > 0 else time_ms
-    if time_ms > 0:
-        limit = min(limit, time_ms // MOVES_AHEAD)
-    return max(10, limit * 9 // 20 - 25)
+    limit = move_limit(time_ms, movetime_ms)
+    return max(10, limit * 9 // 20 - 25) if limit > 0 else UNTIMED_MS
+
+
+def stop_ms(time_ms: int, movetime_ms: int) -> int:
+    """When the search gives up even its first answer (the static pass of one world) and plays
+    the best move scored so far: 60 % of the limit less 25 ms, which leaves the rest for a machine
+    so loaded that the process waits for a CPU between two looks at the clock.
+
+    >>> stop_ms(600000, 300), stop_ms(0, 0)
+    (155, 1000)
+    """
+    limit = move_limit(time_ms, movetime_ms)
+    return max(10, limit * 3 // 5 - 25) if limit > 0 else UNTIMED_MS
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
@@ -117,6 +138,9 @@ class Engine:
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, WORLDS)
         self.planner: Planner = Planner()
         self.lag: int = 0  # ms the last moves ran over their budget, fading
+        # The CPU our recent moves got for their wall time, averaged; until measured, a busy
+        # machine's (the first moves of a game came late when a new engine assumed a whole CPU).
+        self.share: float = FULL_SHARE / 2
         habits()  # computed once per process, here rather than at the start of a timed game
 
     def set_option(self, name: str, value: str) -> None:
@@ -194,6 +218,7 @@ class Engine:
     def choose(self, time_ms: int = 0, movetime_ms: int = 0) -> Optional[tuple[int, int]]:
         """Our move, or None to pass (only when there is no legal move); ``time_ms`` is our clock
         and ``movetime_ms`` the most this move may take (0: not given)."""
+        t0, cpu0 = time.perf_counter(), time.process_time()
         moves = self.pos.moves(self.seat)
         if not moves:
             return None
@@ -201,12 +226,18 @@ class Engine:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
-            t0 = time.perf_counter()
-            budget = max(10, think_ms(time_ms, movetime_ms) - self.lag)
-            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng)
-            # A loaded machine stretches the wall clock past the budget: think less while it lasts.
-            over = int((time.perf_counter() - t0) * 1000) - budget
+            # A starved process (a loaded machine) is also the one that waits longest for a CPU
+            # between two looks at the clock: it thinks in proportion to the share it gets.
+            scale = min(1.0, self.share / FULL_SHARE)
+            budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
+            stop = max(budget, int(stop_ms(time_ms, movetime_ms) * scale))
+            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
+                                    t0, stop)
+            wall = time.perf_counter() - t0
+            over = int(wall * 1000) - budget
             self.lag = max(over, self.lag * 3 // 4)
+            if wall > 0.005:
+                self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / wall)
             if m is not None:
                 return m
         best: list[tuple[int, int]] = []

@@ -30,7 +30,7 @@ from typing import Final
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import VALUE, piece_score, square_tables
-from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MOVE, combat, targets
+from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MINE, MOVE, combat, targets
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
@@ -59,6 +59,11 @@ class JunqiPosition(SearchPosition):
         self.winner: int = -1
         self.passmove: int = self.size * self.size
         self.tables: list[list[list[int]]] = square_tables(board, self.owner, self.kind, self.alive)
+        # Each seat's flag (it never moves; -1 without one).
+        self.flags: list[int] = [-1] * self.seats
+        for p in range(self.size):
+            if self.owner[p] >= 0 and self.kind[p] == FLAG:
+                self.flags[self.owner[p]] = p
         self.zobrist: list[int] = keys
         self.zturn: list[int] = keys[self.size * 48:]
         self.score: list[int] = [0, 0]
@@ -92,6 +97,19 @@ class JunqiPosition(SearchPosition):
         self.score[self.team(seat)] -= piece_score(self.board, self.tables, seat, kind, p)
         self.owner[p] = -1
         self.kind[p] = -1
+
+    def flag_capture(self) -> int:
+        """A move of the side to move that takes an enemy flag at once (-1 if none): what a
+        static look at a position must not miss."""
+        team = self.team(self.turn)
+        for seat in range(self.seats):
+            f = self.flags[seat]
+            if f < 0 or self.owner[f] != seat or self.team(seat) == team:
+                continue
+            for q in self.board.steps[f]:
+                if self.owner[q] == self.turn and self.kind[q] != MINE and self.kind[q] != FLAG:
+                    return self.move_of(q, f)
+        return -1
 
     # --- the SearchPosition contract -------------------------------------------------------
 

@@ -18,7 +18,6 @@ from engine_core.game import NO_SCORE
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from junqi_protocol.beliefs import Deployments
-from junqi_protocol.board import Board
 from junqi_protocol.game import Position, Rules
 from junqi_protocol.position import JunqiPosition, zobrist_keys
 
@@ -49,9 +48,13 @@ class Planner:
         return JunqiPosition(board, view.owner, kind, alive, turn, quiet, rules.nocapture, rules.nocapture_loses, keys)
 
     def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
-               budget_ms: int, rng: random.Random) -> Optional[tuple[int, int]]:
-        start = time.perf_counter()
+               budget_ms: int, rng: random.Random, begun: float = 0.0, hard_ms: int = 0) -> Optional[tuple[int, int]]:
+        """The move to play, thinking about ``budget_ms`` from ``begun`` (a ``time.perf_counter()``
+        time, by default now) and never past ``hard_ms``: the first world's static pass, the one
+        answer there must be, is cut there and its best move so far returned."""
+        start = begun if begun > 0.0 else time.perf_counter()
         deadline = start + budget_ms / 1000.0
+        stop = start + max(budget_ms, hard_ms) / 1000.0
         roots = view.moves(seat)
         self.depth = 0
         self.nodes = 0
@@ -62,7 +65,6 @@ class Planner:
         samples = deployments.samples[:self.worlds]
         if not samples:
             return None
-        board: Board = view.board
         worlds: list[JunqiPosition] = []
         best: list[float] = []
         for depth in range(1, MAX_DEPTH + 1):
@@ -71,16 +73,24 @@ class Planner:
             took = 0.0  # one world's pass at this depth: do not start another that cannot finish
             for w, sample in enumerate(samples):
                 began = time.perf_counter()
-                if began + took >= deadline:
+                if best and began + took >= deadline:
                     break
                 if w == len(worlds):
                     worlds.append(self.world(view, sample, alive, seat, quiet, rules))
-                values = self._score(worlds[w], roots, depth, deadline)
-                if values is None:
+                values = self._score(worlds[w], roots, depth, deadline, stop)
+                if len(values) < len(roots):
+                    if not best and done == 0 and values:
+                        # Out of time in the first world's static pass: its moves scored so far.
+                        best = values
+                        roots = roots[:len(values)]
+                        self.depth = depth
                     break
                 totals = [t + v for t, v in zip(totals, values)]
                 done += 1
                 took = time.perf_counter() - began
+                if not best:
+                    best = list(values)  # the first world alone, should no other finish
+                    self.depth = depth
                 if time.perf_counter() >= deadline:
                     break
             if done >= min(MIN_WORLDS, len(samples)) or (depth == 1 and done > 0):
@@ -102,24 +112,40 @@ class Planner:
         top = max(best)
         return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
 
-    def _score(self, pos: JunqiPosition, roots: list[tuple[int, int]], depth: int, deadline: float) -> Optional[list[float]]:
-        """Each root move's value in one world (replies searched to ``depth - 1``), or None on time."""
+    def _static(self, pos: JunqiPosition) -> int:
+        """The side to move's static score, after it takes a flag it can take at once (the first
+        pass sees no replies, and a flag beside an enemy piece is lost)."""
+        m = pos.flag_capture()
+        if m < 0:
+            return pos.evaluate()
+        pos.make(m)
+        # The next seat to move is on the other team in both variants.
+        ruled = pos.rule_score(1)
+        value = -(ruled if ruled != NO_SCORE else pos.evaluate())
+        pos.unmake()
+        return value
+
+    def _score(self, pos: JunqiPosition, roots: list[tuple[int, int]], depth: int, deadline: float, stop: float) -> list[float]:
+        """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
+        when time ran out: the static pass stops at ``stop``, a deeper one at ``deadline``."""
         out: list[float] = []
         slowest = 0.0  # the longest search of one move so far: do not start one that would end late
         for frm, to in roots:
+            if depth == 1 and time.perf_counter() >= stop:
+                return out
             pos.make(pos.move_of(frm, to))
             ruled = pos.rule_score(1)
             if ruled != NO_SCORE:
                 out.append(float(-ruled))
             elif depth == 1:
-                out.append(float(-pos.evaluate()))
+                out.append(float(-self._static(pos)))
                 self.nodes += 1
             else:
                 now = time.perf_counter()
                 left = int((deadline - now) * 1000)
                 if now + slowest >= deadline:
                     pos.unmake()
-                    return None
+                    return out
                 limits = Limits()
                 limits.depth = depth - 1
                 limits.hard_ms = left
@@ -128,7 +154,7 @@ class Planner:
                 self.nodes += self.searcher.nodes
                 if self.searcher.stopped:
                     pos.unmake()
-                    return None
+                    return out
                 out.append(float(-lines[0].score) if lines else float(-pos.no_move_score(1)))
             pos.unmake()
         return out

@@ -52,7 +52,7 @@ def test_distance_equals_brute_force(variant):
         owner, kind, target = random_position(board, rng, rng.randrange(5, 40))
         team = board.team(owner[target])
         for engineer in (False, True):
-            dist = distances(board, owner, target, engineer)
+            dist = distances(board, owner, [target], engineer)
             for p in range(board.size):
                 if owner[p] < 0 or board.team(owner[p]) == team or kind[p] not in (ENGINEER, GENERAL):
                     continue
@@ -65,14 +65,26 @@ def test_distance_equals_brute_force(variant):
     assert compared > 100 and reached > 30
 
 
+def test_distance_to_the_nearest_of_several_flags_is_the_least_of_their_distances():
+    board = Board("4p")
+    rng = random.Random(3)
+    for _ in range(20):
+        owner, kind, target = random_position(board, rng, rng.randrange(5, 60))
+        other = rng.choice([p for p in range(board.size) if board.hq[p] and board.seat_of[p] == 3])
+        owner[other], kind[other] = 3, FLAG
+        for engineer in (False, True):
+            one, two = distances(board, owner, [target], engineer), distances(board, owner, [other], engineer)
+            assert distances(board, owner, [target, other], engineer) == [min(a, b) for a, b in zip(one, two)]
+
+
 def test_rails_and_engineer_turns():
     board = Board("2p")
     owner = [-1] * board.size
     target = board.point("A1")
     owner[target] = 1
-    general = distances(board, owner, target, False)
-    engineer = distances(board, owner, target, True)
+    general = distances(board, owner, [target], False)
+    engineer = distances(board, owner, [target], True)
     assert general[board.point("K0")] == 3  # up the left rail, along row B, into A1
     assert engineer[board.point("K0")] == 2  # the engineer turns at B0 in the same run
     owner[board.point("F0")] = 0  # a piece of our own on the rail blocks the run
-    assert distances(board, owner, target, False)[board.point("K0")] > 3
+    assert distances(board, owner, [target], False)[board.point("K0")] > 3

@@ -14,8 +14,9 @@ from junqi_protocol.paths import distances
 from junqi_protocol.players import Engine
 from junqi_protocol.position import JunqiPosition, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
+from junqi_protocol.worlds import Planner
 from junqi_protocol.referee import Referee
-from junqi_protocol.rules import GENERAL, MINE, MOVE
+from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE
 
 
 @pytest.mark.parametrize("variant", ["2p", "4p"])
@@ -71,7 +72,7 @@ def _lone_flag_engine(extra_own):
 def test_takes_an_exposed_flag_by_a_shortest_route(blockers):
     board, engine = _lone_flag_engine(blockers)
     flag = board.point("E51")
-    want = distances(board, engine.pos.owner, flag, False)[board.point("S04")]
+    want = distances(board, engine.pos.owner, [flag], False)[board.point("S04")]
     for n in range(1, 20):
         frm, to = engine.choose(0, 2000)
         if to == flag:
@@ -101,3 +102,20 @@ def test_the_side_the_quiet_limit_will_catch_is_pressed_to_attack():
         return pos.evaluate()
 
     assert score(29) < score(5) < score(30)  # at 29, S will be to move at 31 quiet moves; at 30, N will
+
+
+def test_the_first_pass_sees_a_flag_that_falls_next_move():
+    """Our marshal could take a general, but an enemy engineer stands beside our flag: even the
+    static pass, which searches no replies, must take the engineer instead."""
+    board = Board("2p")
+    owner, kind = [-1] * board.size, [-1] * board.size
+    for name, seat, k in [("L1", 0, FLAG), ("H2", 0, 0), ("K0", 0, 6), ("A1", 1, FLAG), ("L0", 1, ENGINEER), ("G2", 1, GENERAL)]:
+        owner[board.point(name)], kind[board.point(name)] = seat, k
+    pos = JunqiPosition(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+    roots = [(m // board.size, m % board.size) for m in pos.moves()]
+    values = Planner()._score(pos, roots, 1, float("inf"), float("inf"))
+    best = roots[values.index(max(values))]
+    assert [board.names[p] for p in best] == ["K0", "L0"]
+    assert pos.flag_capture() < 0
+    pos.make(pos.move_of(board.point("H2"), board.point("G2")))
+    assert board.names[pos.flag_capture() % board.size] == "L1"
