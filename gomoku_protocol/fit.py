@@ -41,13 +41,11 @@ class Sample:
 def shape_counts(b: Board, color: int) -> list[int]:
     """How many (empty point, direction) pairs make each shape for ``color``."""
     counts = [0] * 16
-    n = b.n
     for i in b.points:
         if b.cells[i] != 0:
             continue
         for d in range(4):
-            packed = b.packed[d * n + i]
-            counts[packed & 15 if color == 1 else packed >> 4] += 1
+            counts[b.shape(color, d, i)] += 1
     return counts
 
 

@@ -1,10 +1,12 @@
 """The gomoku board: stones, incremental line patterns, hashing, and the shared search's interface.
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
-neighbours are always valid indices. Moves are grid indices. Every stone updates the 20-bit line
-keys of the forty points around it; each changed key is read from a flat table of both colours'
-shapes (one list index, no hashing), and a changed shape moves the point's packed score and
-counters (both colours in one int each) by one more table look-up. The threat sets (points that
+neighbours are always valid indices. Moves are grid indices. Each (direction, point) has one int
+in ``lines``: its 20-bit key (the ten neighbours), an "occupied" bit and both colours' shapes, so
+a stone moves the forty keys around it by one addition each, with one list read and one write;
+each changed key of an empty point is read from a flat table of both colours' shapes (one list
+index, no hashing), and a changed shape moves the point's packed score and counters (both
+colours in one int each) by one more table look-up. The threat sets (points that
 make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
 same steps.
 
@@ -30,6 +32,9 @@ MIN_SIZE: Final = 5
 MAX_SIZE: Final = 22
 KEY_SPACE: Final = 1 << 20  # line keys: ten neighbours, two bits each
 UNKNOWN: Final = 255  # a key not classified yet (shapes pack into 0..170)
+SHAPES: Final = 255  # a line entry: both shapes in the low byte,
+OCCUPIED: Final = 256  # the point's own stone (or edge) above them,
+KEY_SHIFT: Final = 9  # and the neighbours' key above that
 SCORE_SHIFT: Final = 32  # white's score above black's in one int
 COUNT_SHIFT: Final = 24  # white's counters above black's in one int
 LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
@@ -116,6 +121,8 @@ class Board(SearchPosition):
         self.n = n
         s = self.stride
         self.dirs: list[int] = [1, s, s + 1, s - 1]
+        # the sixteen points within two steps along a line: where candidate moves live
+        self.ring: list[int] = [k * step for step in self.dirs for k in (-2, -1, 1, 2)]
         self.cells: list[int] = [WALL] * n
         self.points: list[int] = []
         for y in range(height):
@@ -125,8 +132,8 @@ class Board(SearchPosition):
                 self.points.append(i)
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
-        self.keys: list[int] = [0] * (4 * n)
-        self.packed: list[int] = [0] * (4 * n)  # black's shape | white's shape << 4, per line of a point
+        # key << KEY_SHIFT | OCCUPIED | black's shape | white's shape << 4, per line of a point
+        self.lines: list[int] = [OCCUPIED] * (4 * n)
         self.pairs: list[int] = _pair_table(kb, kw, renju)
         self.counts2: list[int] = [0] * n  # both colours' counters per point (pt.COUNT fields)
         self.scores2: list[int] = [0] * n  # both colours' summed shape values per point
@@ -158,7 +165,7 @@ class Board(SearchPosition):
                 for k in range(1, 6):
                     key |= self.cells[i - k * step] << (2 * (5 - k))
                     key |= self.cells[i + k * step] << (2 * (4 + k))
-                self.keys[d * n + i] = key
+                self.lines[d * n + i] = key << KEY_SHIFT
                 self._reshape(d, i)
 
     # --- coordinates ---------------------------------------------------------------------------
@@ -210,14 +217,13 @@ class Board(SearchPosition):
         v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
-    def _store(self, j: int, i: int, new: int) -> None:
-        """Line ``j`` of point ``i`` now has the packed shapes ``new``: move the sums and counters."""
-        old = self.packed[j]
-        if old == new:
-            return
-        self.packed[j] = new
+    def _store(self, i: int, old: int, new: int) -> None:
+        """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
+        counters."""
         pair = (old << 8) | new
-        self.scores2[i] += SCORE_DELTA[pair]
+        # Spelled out, not ``+=``: mypyc compiles an augmented list item to generic object addition.
+        score: int = self.scores2[i] + SCORE_DELTA[pair]
+        self.scores2[i] = score
         self.attack2 += ATTACK_DELTA[pair]
         self.defence2 += DEFENCE_DELTA[pair]
         dc = COUNT_DELTA[pair]
@@ -253,25 +259,35 @@ class Board(SearchPosition):
         return both
 
     def _reshape(self, d: int, i: int) -> None:
+        """Read the shapes of line ``d`` of the now empty point ``i`` from its key."""
         j = d * self.n + i
-        key = self.keys[j]
+        v = self.lines[j]
+        key = v >> KEY_SHIFT
         both = self.pairs[key]
         if both == UNKNOWN:
             both = self._pair(key)
-        if both != self.packed[j]:
-            self._store(j, i, both)
+        self.lines[j] = (key << KEY_SHIFT) | both
+        if both != v & SHAPES:
+            self._store(i, v & SHAPES, both)
+
+    def _occupy(self, d: int, i: int) -> None:
+        """Line ``d`` of point ``i`` now holds a stone: it makes no shape."""
+        j = d * self.n + i
+        v = self.lines[j]
+        old = v & SHAPES
+        self.lines[j] = (v - old) | OCCUPIED
+        if old:
+            self._store(i, old, 0)
 
     def shape(self, color: int, d: int, i: int) -> int:
         """The line shape ``color`` makes along direction ``d`` by playing the empty point ``i``."""
-        p = self.packed[d * self.n + i]
+        p = self.lines[d * self.n + i] & SHAPES
         return p & 15 if color == BLACK else p >> 4
 
     def _relines(self, i: int, delta: int) -> None:
         """Add ``delta`` (a colour, negated to take it away) at ``i`` to the keys of the forty
         points around it, and re-read the shapes of the empty ones (inlined: the hottest loop)."""
-        cells = self.cells
-        keys = self.keys
-        packed = self.packed
+        lines = self.lines
         pairs = self.pairs
         n = self.n
         for d in range(4):
@@ -280,42 +296,47 @@ class Board(SearchPosition):
             for k in range(1, 6):
                 q = i - k * step
                 j = base + q
-                key = keys[j] + (delta << (8 + 2 * k))
-                keys[j] = key
-                if cells[q] == EMPTY:
+                v = lines[j] + (delta << (KEY_SHIFT + 8 + 2 * k))
+                if not v & OCCUPIED:
+                    key = v >> KEY_SHIFT
                     both = pairs[key]
                     if both == UNKNOWN:
                         both = self._pair(key)
-                    if both != packed[j]:
-                        self._store(j, q, both)
+                    old = v & SHAPES
+                    if both != old:
+                        v += both - old
+                        self._store(q, old, both)
+                lines[j] = v
                 q = i + k * step
                 j = base + q
-                key = keys[j] + (delta << (10 - 2 * k))
-                keys[j] = key
-                if cells[q] == EMPTY:
+                v = lines[j] + (delta << (KEY_SHIFT + 10 - 2 * k))
+                if not v & OCCUPIED:
+                    key = v >> KEY_SHIFT
                     both = pairs[key]
                     if both == UNKNOWN:
                         both = self._pair(key)
-                    if both != packed[j]:
-                        self._store(j, q, both)
+                    old = v & SHAPES
+                    if both != old:
+                        v += both - old
+                        self._store(q, old, both)
+                lines[j] = v
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
         cells = self.cells
         cells[i] = color
-        n = self.n
         for d in range(4):
-            self._store(d * n + i, i, 0)
+            self._occupy(d, i)
         self._relines(i, color)
         near = self.near
-        for step in self.dirs:
-            for k in (-2, -1, 1, 2):
-                q = i + k * step
-                near[q] += 1
-                if near[q] == 1 and cells[q] == EMPTY:
-                    self.cand.add(q)
+        for r in self.ring:
+            q = i + r
+            c: int = near[q] + 1
+            near[q] = c
+            if c == 1 and cells[q] == EMPTY:
+                self.cand.add(q)
         self.cand.discard(i)
-        self.hash ^= self.zob[color * n + i]
+        self.hash ^= self.zob[color * self.n + i]
         self.stones += 1
 
     def remove(self, i: int) -> None:
@@ -325,13 +346,13 @@ class Board(SearchPosition):
         n = self.n
         self._relines(i, -color)
         near = self.near
+        for r in self.ring:
+            q = i + r
+            c: int = near[q] - 1
+            near[q] = c
+            if c == 0:
+                self.cand.discard(q)
         for d in range(4):
-            step = self.dirs[d]
-            for k in (-2, -1, 1, 2):
-                q = i + k * step
-                near[q] -= 1
-                if near[q] == 0:
-                    self.cand.discard(q)
             self._reshape(d, i)
         if near[i] > 0:
             self.cand.add(i)

@@ -147,6 +147,31 @@ class ThreatSearch:
                 found.append(i)
         return found
 
+    def _reaches_all(self, r: int, points: list[int]) -> bool:
+        """Whether a stone on ``r`` is on every one of ``points`` or within a line window (five
+        cells along a line) of it: only then can it change what those points make.
+
+        >>> from gomoku_protocol.position import Board
+        >>> b = Board(15, 15, 0); ts = ThreatSearch(b)
+        >>> ts._reaches_all(b.index(7, 7), [b.index(7, 2), b.index(12, 12), b.index(7, 7)])
+        True
+        >>> ts._reaches_all(b.index(7, 7), [b.index(8, 9)]), ts._reaches_all(b.index(7, 7), [b.index(1, 7)])
+        (False, False)
+        """
+        stride = self.board.stride
+        ry = r // stride
+        rx = r - ry * stride
+        for t in points:
+            dy = t // stride - ry
+            dx = t - (t // stride) * stride - rx
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            if dx > 5 or dy > 5 or (dx != 0 and dy != 0 and dx != dy):
+                return False
+        return True
+
     def _vct(self, depth: int) -> Optional[list[int]]:
         b = self.board
         a = b.side
@@ -200,7 +225,10 @@ class ThreatSearch:
             # A block that leaves the attacker an open four loses at once: only blocks that
             # remove every such point, and counter-fours, need a search.
             replies = []
+            threats = self._threat_points(a)
             for r in self._ordered(list(b.fours[a] - b.fours[d]), d):
+                if not self._reaches_all(r, threats):
+                    continue  # a stone there leaves some threat point's lines as they were
                 if b.make(r):
                     holds = not self._threat_points(a)
                     b.unmake()
