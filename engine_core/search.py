@@ -373,10 +373,6 @@ class Searcher:
                         r -= 1
                     elif prio < QUIET_FLOOR:
                         r += 1
-                    elif prio < KILLER_ORDER // 2:  # a quiet move that has failed more than it refuted
-                        r += 1
-                    elif prio > KILLER_ORDER // 2 + depth * depth:  # one that has refuted a deep search
-                        r -= 1
                     if r > new_depth - 1:
                         r = new_depth - 1
                 score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
