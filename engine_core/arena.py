@@ -69,7 +69,7 @@ class Pool(Protocol):
 
     def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]: ...
 
-    def close(self) -> None: ...
+    def close(self, wait: bool = True) -> None: ...
 
 
 def engine_log(folder: Optional[str], job: Job, seat: str) -> Optional[str]:
@@ -105,8 +105,8 @@ class LocalPool:
             assert isinstance(fut, Future)
             yield fut, fut.exception() or fut.result()
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=True)
+    def close(self, wait: bool = True) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=True)
 
 
 @dataclass
@@ -120,6 +120,7 @@ class Summary:
     llr: Optional[float] = None
     verdict: Optional[str] = None
     failed: list[tuple[int, str]] = field(default_factory=list)  # games the referee could not finish: not counted
+    unplayed: int = 0  # games not started or not finished because the user interrupted the match
 
     def forfeits(self, engine: int, kind: str) -> int:
         return sum(1 for o in self.outcomes for e, k in o.forfeits if e == engine and k == kind)
@@ -201,7 +202,8 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
     """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides.
 
     A game whose referee raised (a bug, or a cluster that lost it more often than it may replay it)
-    is reported and left out of every count: no result is made up for it.
+    is reported and left out of every count: no result is made up for it. Ctrl-C stops the match at
+    once, as in cutechess-cli: the games in flight are not counted and no other game starts.
     """
     paired = setup.openings > 0 and len(jobs) > 1
     tally = Tally()
@@ -215,6 +217,7 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
     verdict: Optional[str] = None
     value: Optional[float] = None
     start = time.monotonic()
+    interrupted = False
     try:
         while queue or running:
             while queue and len(running) < concurrency and verdict is None:
@@ -242,11 +245,14 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
                 progress.game(job, outcome, tally, value)
             if verdict is not None:
                 queue.clear()
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         progress.finish()
-        pool.close()
+        pool.close(wait=not interrupted)
     outcomes.sort(key=lambda o: o.number)
-    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict, failed)
+    unplayed = len(queue) + len(running) if interrupted else 0
+    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict, failed, unplayed)
 
 
 def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
@@ -270,6 +276,8 @@ def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
     reasons: dict[str, int] = {}
     for o in summary.outcomes:
         reasons[o.reason] = reasons.get(o.reason, 0) + 1
+    if summary.unplayed:
+        rows.append(f"interrupted: {summary.unplayed} games not played or not finished, not counted")
     if summary.failed:
         rows.append("not counted (not played to the end): " + "; ".join(f"game {n}: {why}" for n, why in summary.failed))
     rows.append("endings: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))

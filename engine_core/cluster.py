@@ -31,5 +31,7 @@ class ClusterPool:
         for fut in finished:
             yield fut, fut.exception() if fut.status == "error" else fut.result()
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Closing the client releases its tasks: the scheduler cancels those still in flight, so there is
+        nothing to wait for either way."""
         self.client.close()

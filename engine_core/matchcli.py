@@ -213,4 +213,9 @@ def play(opts: argparse.Namespace, game: Any) -> int:
     jobs = schedule(opts.games, setup.openings, opts.seed, opts.random_openings)
     summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency)
     print(table(summary, test), flush=True)
+    if summary.unplayed:
+        # Stopped by Ctrl-C: the games in flight still hold threads the interpreter would wait for at exit.
+        # Leaving at once closes the engines' pipes, and an engine whose input ends quits.
+        sys.stderr.flush()
+        os._exit(130)  # the shell's status for a command stopped by Ctrl-C
     return 0

@@ -91,3 +91,31 @@ def test_with_an_sprt_the_progress_shows_the_log_likelihood_ratio():
     out = io.StringIO()
     run_match(Scripted(), schedule(2, 3), LocalPool(1, False), out, sprt=Sprt(0, 50))
     assert "LLR +" in out.getvalue().splitlines()[-1]
+
+
+class Interrupted(LocalPool):
+    """A pool whose wait for the third result is cut short by Ctrl-C."""
+
+    def __init__(self) -> None:
+        super().__init__(2, False)
+        self.waits = 0
+        self.closed_waiting: list[bool] = []
+
+    def done(self, pending):
+        self.waits += 1
+        if self.waits == 3:
+            raise KeyboardInterrupt
+        yield from super().done(pending)
+
+    def close(self, wait=True):
+        self.closed_waiting.append(wait)
+        super().close(wait)
+
+
+def test_ctrl_c_stops_at_once_and_counts_only_the_finished_games():
+    pool = Interrupted()
+    summary = run_match(Scripted(), schedule(10, 3), pool, io.StringIO(), concurrency=2)
+    assert pool.closed_waiting == [False]
+    assert summary.tally.games == len(summary.outcomes) and 2 <= summary.tally.games <= 4
+    assert summary.unplayed == 10 - summary.tally.games
+    assert f"interrupted: {summary.unplayed} games not played or not finished, not counted" in table(summary)
