@@ -20,8 +20,6 @@ WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT: Final = 5000
 BALANCED_ATTACK: Final = 100  # the style the weights were fitted as (position.STYLES)
 BALANCED_DEFENCE: Final = 90
-LEAF_VCF_NODES: Final = 24  # fours tried by the small VCF at a leaf
-LEAF_VCF_DEPTH: Final = 5
 
 
 def threat_level(b: "Board", color: int) -> int:
@@ -44,52 +42,15 @@ def threat_level(b: "Board", color: int) -> int:
     return level
 
 
-class _Budget:
-    def __init__(self, nodes: int) -> None:
-        self.nodes = nodes
-
-
-def leaf_vcf(b: "Board", depth: int, budget: _Budget) -> bool:
-    """A small VCF for the side to move: fours only, each answered at every five point it makes.
-
-    It runs at the leaves of the main search, so it is cut short by a node budget; it only ever
-    claims wins it has proved.
-    """
-    a = b.side
-    if b.fives[a]:
-        return True
-    if depth <= 0 or b.fives[3 - a]:
-        return False
-    for m in sorted(b.fours[a]):
-        if budget.nodes <= 0:
-            return False
-        budget.nodes -= 1
-        if not b.make(m):
-            continue
-        won = len(b.fives[a]) > 0 and not b.fives[3 - a]
-        if won:
-            for f in sorted(b.fives[a]):
-                if not b.make(f):
-                    continue  # renju: black may not block there
-                holds = leaf_vcf(b, depth - 1, budget)
-                b.unmake()
-                if not holds:
-                    won = False
-                    break
-        b.unmake()
-        if won:
-            return True
-    return False
-
-
 def evaluate(b: "Board") -> int:
     s = b.side
     o = 3 - s
     mine = threat_level(b, s)
     if mine == 2:
         return WON
-    if len(b.fours[s]) >= 2 and not b.fives[o] and leaf_vcf(b, LEAF_VCF_DEPTH, _Budget(LEAF_VCF_NODES)):
-        return WON
+    # No VCF here: a small one at every leaf made a third of the search's stones and lost a
+    # self-play match to the search without it; quiescence already follows the fours that
+    # carry a second threat.
     theirs = threat_level(b, o)
     # The fitted weights are the balanced style's; other styles scale attack and defence.
     attack = b.attack_total(s) * b.attack * BALANCED_DEFENCE
