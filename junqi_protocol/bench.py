@@ -8,17 +8,23 @@
   computed side by side: a count prior (kind counts within the deployment rules), the seed's
   min/max rank interval, the per-piece masks with per-kind counts, and ours (joint masks and
   balanced marginals) with a flat prior and with the deployment-habits prior
-  (:func:`junqi_protocol.lineups.habits`; the games' lineups come from the same generator, so
-  that figure is what knowing an opponent's habits is worth, not a figure for any opponent).
-  Any true kind excluded or given probability zero is counted and shown.
+  (:func:`junqi_protocol.lineups.habits`; the dealt lineups come from the same generator, so
+  that figure is what knowing an opponent's habits is worth, not a figure for any opponent;
+  ``--own-lineups`` gives the games ``events``' own fixed lineup instead), each without and with
+  the behaviour model (:data:`junqi_protocol.beliefs.BEHAVIOUR`). Any true kind excluded or
+  given probability zero is counted and shown;
+* the beliefs' cost: per step of the same records from one seat's view, the time to take in the
+  events and to draw one whole deployment, without and with the behaviour model.
 """
 
 import argparse
 import io
 import math
+import random
 import time
+from typing import Any, Optional
 
-from junqi_protocol.beliefs import Beliefs, kinds_of, start_mask
+from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, balance, kinds_of, start_mask
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import LocalAgent
@@ -29,7 +35,8 @@ from junqi_protocol.referee import Referee
 from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.rules import COUNTS
 
-METHODS = ("count prior", "min/max ranks", "masks + counts", "joint, flat prior", "joint, habits prior")
+JOINT = ("flat prior", "flat + behaviour", "habits prior", "habits + behaviour")
+METHODS = ("count prior", "min/max ranks", "masks + counts") + tuple("joint, " + name for name in JOINT)
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
 
@@ -73,6 +80,26 @@ def weighted(mask: int, weights: list[float]) -> list[float]:
     return out
 
 
+class Balanced:
+    """Kind probabilities from a view's joint masks with a given prior and behaviour model,
+    cached per army until its state changes (several of them share one replay)."""
+
+    def __init__(self, prior: list[list[float]], model: Optional[Behaviour]) -> None:
+        self.prior: list[list[float]] = prior
+        self.model: Optional[Behaviour] = model
+        self.cache: dict[int, tuple[list[int], dict[int, list[float]]]] = {}
+
+    def of(self, beliefs: Beliefs, seat: int) -> dict[int, list[float]]:
+        key = beliefs.state(seat)
+        cached = self.cache.get(seat)
+        if cached is None or cached[0] != key:
+            tags = beliefs.tags(seat)
+            rows = balance([beliefs.mask[t] for t in tags], list(COUNTS), beliefs.weights_with(tags, self.prior, self.model))
+            cached = (key, dict(zip(tags, rows)))
+            self.cache[seat] = cached
+        return cached[1]
+
+
 def record_games(variant: str, games: int, seed: int, dealt: bool) -> str:
     board = Board(variant)
     buf = io.StringIO()
@@ -98,8 +125,8 @@ def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
         for seat in range(board.seats):
             # The per-kind count method and ours follow the same events side by side.
             old = follow(lines, seat, joint=False)
-            flat = follow(lines, seat, prior=[[1.0] * 12 for _ in range(30)])
-            for (ours, _), (plain, _), (theirs, _) in zip(follow(lines, seat, prior=habits()), flat, old):
+            joint = [Balanced(prior, model) for prior in ([[1.0] * 12 for _ in range(30)], habits()) for model in (None, BEHAVIOUR)]
+            for (ours, _), (theirs, _) in zip(follow(lines, seat), old):
                 for p in range(board.size):
                     tag = ours.pos.tag[p]
                     owner = ours.pos.owner[p]
@@ -109,9 +136,7 @@ def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
                     left = theirs.beliefs.left(owner)
                     got = [weighted(start_mask(board, tag), [float(c) for c in COUNTS]),
                            weighted(minmax_mask(theirs.beliefs.mask[tag]), left),
-                           theirs.beliefs.probabilities(owner, tag),
-                           plain.beliefs.marginals(owner)[tag],
-                           ours.beliefs.marginals(owner)[tag]]
+                           theirs.beliefs.probabilities(owner, tag)] + [j.of(ours.beliefs, owner)[tag] for j in joint]
                     for i, probs in enumerate(got):
                         if probs[k] <= 0:
                             zero[i] += 1
@@ -125,6 +150,34 @@ def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
     print(f"beliefs {variant}: {len(records)} dark games ({'strong-style lineups dealt' if dealt else 'events lineups'}), {checks} checks of a hidden piece's true kind in {spent:.0f}s; "
           f"true kind excluded {excluded} times; known exactly {100 * known / max(1, checks):.1f} %")
     print(f"beliefs {variant}: average log-loss (nats): {shown}")
+    bench_cost(records[:5])
+
+
+def bench_cost(records: list[list[dict[str, Any]]]) -> None:
+    """CPU milliseconds per step to take in the events (the behaviour model's counts included),
+    and per whole deployment drawn without and with the behaviour model, from seat S's view of
+    ``records``; CPU time, because the wall clock of a shared machine mostly measures the others."""
+    update = 0.0
+    draw = {None: 0.0, BEHAVIOUR: 0.0}
+    steps = 0
+    for lines in records:
+        replay = follow(lines, 0)
+        while True:
+            t = time.process_time()
+            got = next(replay, None)
+            update += time.process_time() - t
+            if got is None:
+                break
+            beliefs = got[0].beliefs
+            for model in draw:
+                beliefs.model = model
+                t = time.process_time()
+                Deployments(beliefs, random.Random(steps), 1).draw(beliefs.armies(got[0].pos))
+                draw[model] += time.process_time() - t
+            steps += 1
+    ms = {model: f"{1000 * spent / max(1, steps):.2f} ms" for model, spent in draw.items()}
+    print(f"beliefs cost: {1000 * update / max(1, steps):.2f} ms CPU per step taking in the events; one deployment "
+          f"drawn in {ms[None]} without the behaviour model, {ms[BEHAVIOUR]} with it ({steps} steps)")
 
 
 def run(argv: list[str]) -> int:

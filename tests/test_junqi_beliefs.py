@@ -6,12 +6,12 @@ import random
 import pytest
 
 from conftest import DATA
-from junqi_protocol.beliefs import Beliefs, Deployments, feasible_masks, match, sample_army
+from junqi_protocol.beliefs import BEHAVIOUR, Beliefs, Deployments, feasible_masks, match, sample_army
 from junqi_protocol.board import Board
 from junqi_protocol.game import Position
 from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
-from junqi_protocol.rules import COUNTS, FLAG, MARSHAL, MINE, parse_lineup
+from junqi_protocol.rules import COUNTS, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
 
 
 def records(name):
@@ -92,3 +92,38 @@ def test_a_contradiction_is_logged_and_recovered():
     tags = beliefs.tags(1)
     assert feasible_masks([beliefs.mask[t] for t in tags], list(COUNTS)) is not None
     assert sample_army([beliefs.mask[t] for t in tags], list(COUNTS), [[1.0] * 12] * 25, random.Random(1)) is not None
+
+
+def test_behaviour_weighs_but_never_excludes():
+    # Seeded: every kind a piece may be keeps a positive weight whatever it did.
+    model = BEHAVIOUR
+    rng = random.Random(11)
+    for _ in range(500):
+        turns = rng.randrange(0, 300)
+        moved = rng.randrange(0, turns + 1)
+        first = rng.randrange(1, turns + 1) if moved else 0
+        weights = model.likelihood(moved, rng.randrange(0, moved + 1), first, turns)
+        assert all(w > 0 for w in weights)
+
+
+def test_a_piece_that_never_moves_looks_like_a_mine_and_an_attacker_like_a_marshal():
+    still = BEHAVIOUR.likelihood(0, 0, 0, 60)
+    assert still[MINE] > still[ENGINEER] > still[MARSHAL]
+    raider = BEHAVIOUR.likelihood(6, 5, 2, 30)
+    walker = BEHAVIOUR.likelihood(6, 0, 20, 30)
+    assert raider[MARSHAL] / raider[PLATOON] > walker[MARSHAL] / walker[PLATOON]
+
+
+def test_behaviour_moves_probability_without_breaking_the_counts():
+    board, pos, beliefs = opening()
+    frm, to = board.point("F1"), board.point("E1")  # one of N's front pieces walks forward
+    for _ in range(3):
+        beliefs.before_move(pos, frm, to, MOVE)
+        pos.apply(frm, to, MOVE)
+        frm, to = to, frm
+    beliefs.settle(pos)
+    rows = beliefs.marginals(1)
+    tags = beliefs.tags(1)
+    assert all(abs(sum(rows[t][k] for t in tags) - COUNTS[k]) < 0.05 for k in range(12))
+    assert rows[board.point("F1")][MINE] == 0
+    assert all(rows[t][k] > 0 for t in tags for k in range(12) if beliefs.mask[t] >> k & 1)
