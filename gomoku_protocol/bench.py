@@ -13,7 +13,6 @@ from typing import Any, Optional
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from engine_core.args import ArgParser, UsageError, guarded, positive_int
-from gomoku_protocol.brain import settle_gc
 from gomoku_protocol.data_files import DATA
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import parse_pos
@@ -89,7 +88,6 @@ def bench_search(ms: int) -> None:
         for x, y in parse_pos(pos):
             b.play(b.index(x, y), b.side)
         searcher = Searcher(TransTable(16))
-        settle_gc()  # as the brain does before every move
         limits = Limits()
         limits.soft_ms = ms
         limits.hard_ms = ms

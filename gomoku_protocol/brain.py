@@ -7,7 +7,6 @@ for the search's own coarse clock checks. Whatever happens, a legal move is alwa
 one-ply pattern choice is computed first and only replaced by something better.
 """
 
-import gc
 import threading
 import time
 from typing import Callable, Optional
@@ -24,15 +23,6 @@ DEFAULT_HASH_MB = 32
 MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger only wastes memory
 PROCESS_BASE_MB = 48  # interpreter, the 8 MB line-shape table and search stacks, measured at about 33 MB
 ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
-YOUNG_OBJECTS = 50000  # containers allocated between the collector's young passes (default 700)
-
-
-def settle_gc() -> None:
-    """Hide what exists so far (the million-slot line-shape table above all) from the cycle
-    collector and let it run rarely: the search's short-lived lists and sets hold no cycles,
-    and the collector's passes took about an eighth of the search's time."""
-    gc.freeze()
-    gc.set_threshold(YOUNG_OBJECTS, 20, 1000)
 
 
 def hash_megabytes(max_memory: int) -> int:
@@ -166,7 +156,6 @@ class Brain:
     def think(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:
         """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
         start = time.perf_counter()
-        settle_gc()
         self._stop = False
         self.user_stop = False
         self.last_lines = []
