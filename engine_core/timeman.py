@@ -17,8 +17,10 @@ RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with th
 HARD_SHARE: Final = 4  # the hard limit: this many soft limits, and at most 1/HARD_SHARE of the spare clock
 
 
-def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int) -> tuple[int, int]:
-    """Soft and hard limits for one move.
+def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:
+    """Soft and hard limits for one move; ``reserve`` is the clock kept back (-1: ``RESERVE_MOVES``
+    overheads). A caller that measures a larger overhead than configured keeps the reserve of the
+    configured one: the measured lag is already paid on every move, the reserve is for what comes beyond.
 
     >>> allot(6000, 100, 0, 6000, 50)  # the first move of 6 s + 0.1 s
     (203, 812)
@@ -30,11 +32,14 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int) -> 
     (47200, 47200)
     >>> allot(30, 0, 0, 0, 50)
     (1, 1)
+    >>> allot(6000, 100, 0, 6000, 150), allot(6000, 100, 0, 6000, 150, 1000)  # a lag of 150 ms measured
+    ((100, 400), (166, 664))
     """
     budget = left - overhead
     if budget <= 1:
         return 1, 1
-    reserve = overhead * RESERVE_MOVES
+    if reserve < 0:
+        reserve = overhead * RESERVE_MOVES
     spare = max(0, left - reserve)
     if movestogo == 1:
         hard = max(1, min(spare * 8 // 10, budget))

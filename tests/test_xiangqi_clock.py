@@ -96,3 +96,17 @@ def test_a_clock_from_another_game_is_no_evidence_of_lag() -> None:
     timed_move(engine, [], 10000)
     timed_move(engine, ["h2e2"], 9000)  # not our game two plies on: a new game
     assert engine.lag.margin(OVERHEAD) == OVERHEAD
+
+
+@pytest.mark.parametrize("lag", [60, 150])  # a lag of 300 loses 200 ms a move: 60 moves would need 12 s
+def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(lag: int) -> None:
+    engine = Engine()
+    engine.lag.observe(expected=10000, reported=10000 - lag)
+    go = GoRequest()
+    go.increment = 100
+    left, lowest = 10000, 10000
+    for _ in range(60):  # moves a side: a long game at 10 s + 0.1 s
+        go.time_left = left
+        left += go.increment - engine.limits_for(go).hard_ms - lag
+        lowest = min(lowest, left)
+    assert lowest > 0

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from engine_core.loop import Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.timeman import allot
+from engine_core.timeman import HORIZON, RESERVE_MOVES, allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES
@@ -217,7 +217,10 @@ class Engine:
             lim.soft_ms = lim.hard_ms
         elif go.time_left >= 0:
             overhead = self.lag.margin(self.overhead_ms)
-            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, overhead)
+            # The configured overhead's reserve, and a lag beyond the increment (lost on every move,
+            # however short) for HORIZON moves more.
+            reserve = self.overhead_ms * RESERVE_MOVES + max(0, overhead - go.increment) * HORIZON
+            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, overhead, reserve)
         elif go.depth == 0 and go.nodes == 0:
             lim.infinite = True
         return lim
