@@ -24,7 +24,7 @@ import math
 import random
 import sys
 import time
-from typing import Final, Optional
+from typing import Callable, Final, Optional
 
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Position
@@ -214,27 +214,22 @@ def sample_army(masks: list[int], counts: list[int], weight: list[list[float]], 
     return assign
 
 
-def _lbeta(a: float, b: float) -> float:
-    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
-
-
 class Behaviour:
     """What a piece's conduct says about its kind, as a likelihood per kind: how soon a piece of
     each kind first moves (a hazard per move of its owner: strong pieces go early, engineers and
-    bombs wait, mines and flags never move) and what share of its moves are attacks. Tempered by
-    ``temper`` because one player's choices are far from independent draws. Every kind keeps a
-    positive factor, so nothing possible is ruled out.
+    bombs wait, mines and flags never move; a share ``sleepers`` of pieces is held back whatever
+    its kind, so staying put is never damning) and what share of its moves are attacks (the
+    strong attack, the weak walk). Tempered by ``temper`` because one player's choices are far
+    from independent draws. Every kind keeps a positive factor, so nothing possible is ruled out.
 
-    >>> still = Behaviour([0.1] * 9 + [0.0, 0.05, 0.0], [0.5] * 12, 1.0).likelihood(0, 0, 0, 20)
+    >>> still = Behaviour([0.1] * 9 + [0.0, 0.05, 0.0], [0.5] * 12, 1.0, 0.0).likelihood(0, 0, 0, 20)
     >>> still[MINE] == 1.0 and 0 < still[MARSHAL] < still[BOMB] < 1
     True
     """
 
-    def __init__(self, hazard: list[float], attack_share: list[float], temper: float, sleepers: float = 0.0, spread: float = 0.0) -> None:
+    def __init__(self, hazard: list[float], attack_share: list[float], temper: float, sleepers: float) -> None:
         self.hazard: list[float] = hazard
         self.sleepers: float = sleepers
-        self.spread: float = spread
-        self.share: list[float] = [min(max(c, 0.01), 0.99) for c in attack_share]
         self.start: list[float] = [math.log(max(h, 1e-9)) for h in hazard]
         self.hit: list[float] = [math.log(max(c, 1e-9)) for c in attack_share]
         self.walk: list[float] = [math.log(max(1.0 - c, 1e-9)) for c in attack_share]
@@ -243,16 +238,23 @@ class Behaviour:
     def likelihood(self, moved: int, attacks: int, first: int, turns: int) -> list[float]:
         """Per kind, the likelihood of a piece that first moved on its owner's move ``first`` (or
         has not moved in ``turns``) and then made ``moved`` moves, ``attacks`` of them attacks."""
-        if moved and self.spread:
-            logs = [self.start[k] - self.hazard[k] * first + _lbeta(attacks + self.spread * self.share[k], moved - attacks + self.spread * (1 - self.share[k]))
-                    - _lbeta(self.spread * self.share[k], self.spread * (1 - self.share[k])) for k in range(KINDS)]
-        elif moved:
+        if moved:
             logs = [self.start[k] - self.hazard[k] * first + attacks * self.hit[k] + (moved - attacks) * self.walk[k]
                     for k in range(KINDS)]
         else:
             logs = [math.log(self.sleepers + (1.0 - self.sleepers) * math.exp(-self.hazard[k] * turns)) for k in range(KINDS)]
         top = max(logs)
         return [math.exp(max(self.temper * (x - top), -LIKELIHOOD_FLOOR)) for x in logs]
+
+
+def _weigh_by_fight(row: list[float], other: int, fits: Callable[[int, int], bool]) -> None:
+    """Weigh a piece's kinds by the share of its hidden opponent's possible kinds (by their
+    counts) that give the fight's announced result: to beat a piece that could have been almost
+    anything takes a strong piece. A kind the masks allow fits at least one, so stays positive."""
+    total = sum(COUNTS[d] for d in kinds_of(other))
+    for k in range(KINDS):
+        if row[k] > 0 and total > 0:
+            row[k] *= max(sum(COUNTS[d] for d in kinds_of(other) if fits(k, d)) / total, 1e-6)
 
 
 class Beliefs:
@@ -363,13 +365,20 @@ class Beliefs:
         rows = [prior[t % HOME] for t in tags]
         if model is None:
             return rows
-        return [[w * f for w, f in zip(row, model.likelihood(self.moved[t], self.attacks[t], self.first[t], self.exposure(t)))]
+        rows = [[w * f for w, f in zip(row, model.likelihood(self.moved[t], self.attacks[t], self.first[t], self.exposure(t)))]
                 for row, t in zip(rows, tags)]
+        index = {t: i for i, t in enumerate(tags)}
+        for ta, td, result in self.pairs:
+            if ta in index:
+                _weigh_by_fight(rows[index[ta]], self.mask[td], lambda k, d: combat(k, d) == result)
+            if td in index:
+                _weigh_by_fight(rows[index[td]], self.mask[ta], lambda k, a: combat(a, k) == result)
+        return rows
 
     def state(self, seat: int) -> list[int]:
         """Everything the kind probabilities of ``seat``'s army depend on, to cache them by."""
         tags = self.tags(seat)
-        return [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.turns[seat]]
+        return [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.turns[seat], len(self.pairs)]
 
     def exposure(self, tag: int) -> int:
         """Moves its owner made while the piece stood."""
@@ -521,17 +530,10 @@ def balance(masks: list[int], counts: list[int], prior: list[list[float]]) -> li
     """
     rows = [[prior[t][k] if m >> k & 1 else 0.0 for k in range(KINDS)] for t, m in enumerate(masks)]
     for _ in range(BALANCE_ROUNDS):
-        for row in rows:
-            total = sum(row)
-            if total > 0:
-                for k in range(KINDS):
-                    row[k] /= total
-        for k in range(KINDS):
-            col = sum(row[k] for row in rows)
-            if col > 0:
-                f = counts[k] / col
-                for row in rows:
-                    row[k] *= f
+        rows = [[x / total for x in row] if (total := sum(row)) > 0 else row for row in rows]
+        cols = [sum(col) for col in zip(*rows)]
+        scale = [counts[k] / cols[k] if cols[k] > 0 else 1.0 for k in range(KINDS)]
+        rows = [[x * f for x, f in zip(row, scale)] for row in rows]
     for row in rows:
         total = sum(row)
         for k in range(KINDS):

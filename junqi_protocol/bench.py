@@ -180,6 +180,28 @@ def bench_cost(records: list[list[dict[str, Any]]]) -> None:
           f"drawn in {ms[None]} without the behaviour model, {ms[BEHAVIOUR]} with it ({steps} steps)")
 
 
+def fit_behaviour(variant: str, games: int, seed: int) -> None:
+    """The behaviour model's rates as measured on dealt dark games of ``events`` players: per kind,
+    first moves per move its owner made while the piece waited, and attacks per move."""
+    board = Board(variant)
+    first = [0] * 12
+    waited = [0] * 12
+    moves = [0] * 12
+    attacks = [0] * 12
+    for lines in read_games(record_games(variant, games, seed, True).splitlines()):
+        truth = true_kinds(board, lines)
+        beliefs = [engine.beliefs for engine, _ in follow(lines, 0)][-1]
+        for t, k in enumerate(truth):
+            if k < 0:
+                continue
+            moves[k] += beliefs.moved[t]
+            attacks[k] += beliefs.attacks[t]
+            first[k] += beliefs.moved[t] > 0
+            waited[k] += beliefs.first[t] if beliefs.moved[t] else beliefs.exposure(t)
+    print(f"behaviour {variant} ({games} games, --seed {seed}): hazard {[round(f / max(1, w), 4) for f, w in zip(first, waited)]}")
+    print(f"behaviour {variant}: attack_share {[round(a / max(1, m), 3) for a, m in zip(attacks, moves)]}")
+
+
 def run(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="sanqi bench junqi", description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=10, help="dark games per variant for the belief figures")
@@ -189,8 +211,14 @@ def run(argv: list[str]) -> int:
     p.add_argument("--variant", choices=("2p", "4p", "both"), default="both")
     p.add_argument("--own-lineups", action="store_true",
                    help="belief games with events' own fixed lineup instead of dealt strong-style ones")
+    p.add_argument("--fit-behaviour", action="store_true",
+                   help="print the behaviour model's rates measured on --games dealt games instead")
     opts = p.parse_args(argv)
     variants = ["2p", "4p"] if opts.variant == "both" else [opts.variant]
+    if opts.fit_behaviour:
+        for v in variants:
+            fit_behaviour(v, opts.games, opts.seed)
+        return 0
     for v in variants:
         bench_speed(v, opts.ms, opts.positions)
     for v in variants:

@@ -11,7 +11,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Position
 from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
-from junqi_protocol.rules import COUNTS, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
+from junqi_protocol.rules import COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
 
 
 def records(name):
@@ -127,3 +127,23 @@ def test_behaviour_moves_probability_without_breaking_the_counts():
     assert all(abs(sum(rows[t][k] for t in tags) - COUNTS[k]) < 0.05 for k in range(12))
     assert rows[board.point("F1")][MINE] == 0
     assert all(rows[t][k] > 0 for t in tags for k in range(12) if beliefs.mask[t] >> k & 1)
+
+
+def test_beating_a_piece_that_could_be_anything_takes_a_strong_piece():
+    # Four players, seen from S: an E piece takes an N piece, both hidden from us.
+    board = Board("4p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    for seat in (1, 2, 3):
+        pos.place(seat, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    winner, loser = board.point("E12"), board.point("N12")  # not rail stations: no engineer implied
+    beliefs.before_move(pos, winner, loser, EAT)
+    pos.apply(winner, loser, EAT)
+    beliefs.settle(pos)
+    with_fight = beliefs.marginals(1)[winner]
+    beliefs.model, beliefs.cache = None, {}
+    without = beliefs.marginals(1)[winner]
+    assert with_fight[MARSHAL] > without[MARSHAL] and with_fight[PLATOON] < without[PLATOON]
+    assert all(p > 0 for k, p in enumerate(with_fight) if beliefs.mask[winner] >> k & 1)
