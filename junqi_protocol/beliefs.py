@@ -278,6 +278,7 @@ class Beliefs:
         self.pending: list[tuple[int, int]] = []
         self.contradictions: list[str] = []
         self.cache: dict[int, tuple[list[int], dict[int, list[float]]]] = {}
+        self.weight_cache: dict[int, tuple[list[int], Optional[Behaviour], list[list[float]]]] = {}
         self.settled: dict[int, list[int]] = {}
         # Prior weight of each kind by home slot (flat, or deployment habits: :func:`lineups.habits`).
         self.prior: list[list[float]] = [[1.0] * KINDS for _ in range(HOME)]
@@ -356,10 +357,16 @@ class Beliefs:
         if result in (EAT, BOTH):
             self.lived[pos.tag[to]] = self.turns[pos.owner[to]]
 
-    def weights(self, tags: list[int]) -> list[list[float]]:
-        """Each piece's weight per kind before the counts: the deployment prior of its home slot
-        times the behaviour model's likelihood of what it did."""
-        return self.weights_with(tags, self.prior, self.model)
+    def weights(self, seat: int) -> list[list[float]]:
+        """Each of ``seat``'s pieces' weight per kind before the counts: the deployment prior of
+        its home slot times the behaviour model's likelihood of what it did (cached: every
+        deployment drawn during a move uses them)."""
+        key = self.state(seat)
+        cached = self.weight_cache.get(seat)
+        if cached is None or cached[0] != key or cached[1] is not self.model:
+            cached = (key, self.model, self.weights_with(self.tags(seat), self.prior, self.model))
+            self.weight_cache[seat] = cached
+        return cached[2]
 
     def weights_with(self, tags: list[int], prior: list[list[float]], model: Optional[Behaviour]) -> list[list[float]]:
         rows = [prior[t % HOME] for t in tags]
@@ -503,7 +510,7 @@ class Beliefs:
         key = self.state(seat)
         cached = self.cache.get(seat)
         if cached is None or cached[0] != key:
-            rows = balance([self.mask[t] for t in tags], list(COUNTS), self.weights(tags))
+            rows = balance([self.mask[t] for t in tags], list(COUNTS), self.weights(seat))
             cached = (key, dict(zip(tags, rows)))
             self.cache[seat] = cached
         return cached[1]
@@ -590,7 +597,7 @@ class Deployments:
         for seat in order:
             tags = b.tags(seat)
             masks = [b.mask[t] & self._paired(sample, t) if with_pairs else b.mask[t] for t in tags]
-            got = sample_army(masks, list(COUNTS), self.weights(tags), self.rng)
+            got = sample_army(masks, list(COUNTS), b.weights(seat), self.rng)
             if got is None:
                 return None
             for t, k in zip(tags, got):
@@ -606,10 +613,6 @@ class Deployments:
             elif td == tag and sample[ta] >= 0:
                 allowed &= sum(1 << k for k in range(KINDS) if combat(sample[ta], k) == result)
         return allowed
-
-    def weights(self, tags: list[int]) -> list[list[float]]:
-        """The weight of each piece's kinds before the counts: the beliefs' prior and behaviour model."""
-        return self.beliefs.weights(tags)
 
     def probabilities(self, seat: int, tag: int) -> list[float]:
         """Kind probabilities of one piece: the army's balanced marginals, positive for every kind

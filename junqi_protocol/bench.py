@@ -33,6 +33,7 @@ from junqi_protocol.players import Engine
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
 from junqi_protocol.replays import follow, true_kinds
+from junqi_protocol.worlds import WORLDS
 from junqi_protocol.rules import COUNTS
 
 JOINT = ("flat prior", "flat + behaviour", "habits prior", "habits + behaviour")
@@ -154,14 +155,16 @@ def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
 
 
 def bench_cost(records: list[list[dict[str, Any]]]) -> None:
-    """CPU milliseconds per step to take in the events (the behaviour model's counts included),
-    and per whole deployment drawn without and with the behaviour model, from seat S's view of
-    ``records``; CPU time, because the wall clock of a shared machine mostly measures the others."""
+    """CPU milliseconds per step, from seat S's view of ``records``: taking in the events (the
+    behaviour model's counts included), and bringing a set of sampled deployments up to date as
+    the search does before every move, without and with the behaviour model. CPU time, because
+    the wall clock of a shared machine mostly measures the others."""
     update = 0.0
-    draw = {None: 0.0, BEHAVIOUR: 0.0}
+    sampling = {None: 0.0, BEHAVIOUR: 0.0}
     steps = 0
     for lines in records:
         replay = follow(lines, 0)
+        worlds: dict[Optional[Behaviour], Deployments] = {}
         while True:
             t = time.process_time()
             got = next(replay, None)
@@ -169,15 +172,17 @@ def bench_cost(records: list[list[dict[str, Any]]]) -> None:
             if got is None:
                 break
             beliefs = got[0].beliefs
-            for model in draw:
+            for model in sampling:
                 beliefs.model = model
+                deployments = worlds.setdefault(model, Deployments(beliefs, random.Random(steps), WORLDS))
                 t = time.process_time()
-                Deployments(beliefs, random.Random(steps), 1).draw(beliefs.armies(got[0].pos))
-                draw[model] += time.process_time() - t
+                deployments.refresh(got[0].pos)
+                sampling[model] += time.process_time() - t
             steps += 1
-    ms = {model: f"{1000 * spent / max(1, steps):.2f} ms" for model, spent in draw.items()}
-    print(f"beliefs cost: {1000 * update / max(1, steps):.2f} ms CPU per step taking in the events; one deployment "
-          f"drawn in {ms[None]} without the behaviour model, {ms[BEHAVIOUR]} with it ({steps} steps)")
+    ms = {model: f"{1000 * spent / max(1, steps):.2f} ms" for model, spent in sampling.items()}
+    print(f"beliefs cost: {1000 * update / max(1, steps):.2f} ms CPU per step taking in the events; keeping {WORLDS} "
+          f"sampled deployments up to date {ms[None]} per step without the behaviour model, {ms[BEHAVIOUR]} with it "
+          f"({steps} steps)")
 
 
 def fit_behaviour(variant: str, games: int, seed: int) -> None:
