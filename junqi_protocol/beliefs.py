@@ -622,9 +622,10 @@ class Deployments:
 
 
 # Rates of `events` players measured on 40 two-player and 15 four-player dark games with dealt
-# strong-style lineups (``sanqi bench junqi`` games with --seed 2, pooled); the temper and the
-# share of pieces held back whatever their kind were chosen on other games (--seed 3) of both
-# lineup styles. Order: 司令 军长 师长 旅长 团长 营长 连长 排长 工兵 地雷 炸弹 军旗.
+# strong-style lineups (`sanqi bench junqi --fit-behaviour --seed 2`, the mean of the two
+# variants); the temper and the share of pieces held back whatever their kind were chosen on
+# other games (--seed 3) of both lineup styles, not on the benchmark's (--seed 1).
+# Order: 司令 军长 师长 旅长 团长 营长 连长 排长 工兵 地雷 炸弹 军旗.
 BEHAVIOUR: Final = Behaviour(hazard=[0.086, 0.084, 0.032, 0.028, 0.030, 0.030, 0.029, 0.0285, 0.0167, 0.0, 0.020, 0.0],
                              attack_share=[0.66, 0.47, 0.42, 0.255, 0.067, 0.06, 0.055, 0.05, 0.217, 0.0, 0.178, 0.0],
                              temper=0.5, sleepers=0.3)
