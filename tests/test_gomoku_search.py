@@ -101,6 +101,41 @@ def test_vct_double_three_refuted_by_a_counter_four() -> None:
     assert line is None or b.name(line[0]) != "j8"
 
 
+# Positions from games Pela won: after our last stone Pela (to move) has a VCT.
+PELA_VCTS = ["h8i9i11h10j8k9j11j9l9h11h9i10k8i8k10i12",
+             "h8i8g7i7i9j10h6f6h9h10h5h7k10g9i11f8f5i5d6k7j7i6i4f7f9h4j6g5i3d8e7j5k4j3j11i10"]
+
+
+@pytest.mark.parametrize("pos", PELA_VCTS)
+def test_vct_of_a_lost_game_is_found_and_replays(pos: str) -> None:
+    b = from_pos(pos, 0)
+    before = b.key()
+    line = ThreatSearch(b).vct(8, 60000)
+    assert line is not None and len(line) >= 9
+    attacker = b.side
+    for m in line[:-1]:
+        assert b.make(m), b.name(m)
+    assert b.side == attacker and b.wins_at(line[-1], attacker)
+    for _ in line[:-1]:
+        b.unmake()
+    assert b.key() == before
+
+
+def test_an_open_two_alone_is_no_vct() -> None:
+    # Every open three it makes is blocked at its ends: the blocks the VCT skips must not include those.
+    b = from_pos("h8a1i8a3", 0)
+    assert ThreatSearch(b).vct(8, 60000) is None
+
+
+def test_a_block_matters_only_on_a_line_within_five_of_every_threat_point() -> None:
+    b = Board(15, 15, 0)
+    ts = ThreatSearch(b)
+    h8 = b.index(7, 7)
+    assert ts._reaches_all(h8, [b.index(7, 2), b.index(12, 12), b.index(2, 12), h8])
+    assert not ts._reaches_all(h8, [b.index(7, 2), b.index(8, 9)])  # a knight's step: no line
+    assert not ts._reaches_all(h8, [b.index(1, 7)])  # six cells away
+
+
 def test_smoke_any_rule_black_wins_now() -> None:
     b = from_pos("h8h9i8i9j8j9k8k9", 0)
     assert b.name(think(b)) in ("g8", "l8")
