@@ -45,6 +45,7 @@ DEFAULT_PROTO = "gomocup"
 TOLERANCE_MS = 1000
 START_SECONDS = 30.0
 NOISE = ("MESSAGE", "DEBUG", "UNKNOWN", "ERROR", "SUGGEST", "OK")
+CHATTER = ("MESSAGE", "DEBUG")  # lines a brain may print at any time, even before START's OK (Rapfi does)
 RENJU_MOVE_LIMIT = 200
 OPENINGS = data_file("openings.txt")
 Options = tuple[tuple[str, str], ...]
@@ -158,7 +159,8 @@ class BrainProcess(Seat):
             except (ProcessLookupError, PermissionError):
                 pass
 
-    def reply(self, deadline: float, want_move: bool) -> str:
+    def reply(self, deadline: float, skip: tuple[str, ...]) -> str:
+        """The brain's next line whose first word is not in ``skip``."""
         assert self.proc is not None
         while True:
             left = deadline - time.monotonic()
@@ -170,8 +172,7 @@ class BrainProcess(Seat):
                 continue
             if line is None:
                 raise Forfeit("crash", "the brain exited")
-            word = line.split()[0].upper()
-            if want_move and word in NOISE:
+            if line.split()[0].upper() in skip:
                 continue
             return line
 
@@ -183,7 +184,7 @@ class BrainProcess(Seat):
         except StartError as exc:
             raise Forfeit("crash", str(exc)) from None
         self.proc.send(f"START {limits.size}")
-        answer = self.reply(time.monotonic() + START_SECONDS, False)
+        answer = self.reply(time.monotonic() + START_SECONDS, CHATTER)
         if answer.split()[0].upper() != "OK":
             raise Forfeit("crash", f"START answered {answer[:60]!r}")
         for key, value in (("timeout_turn", limits.turn_ms), ("timeout_match", limits.match_ms),
@@ -203,7 +204,7 @@ class BrainProcess(Seat):
             x, y = history[-1]
             self.proc.send(f"TURN {x},{y}")
         limit = min(self.limits.turn_ms or 10**9, max(0, time_left))
-        line = self.reply(time.monotonic() + (limit + TOLERANCE_MS) / 1000, True)
+        line = self.reply(time.monotonic() + (limit + TOLERANCE_MS) / 1000, NOISE)
         self.signal(signal.SIGSTOP)
         self.told = True
         over = resident_bytes(self.proc.proc.pid)
