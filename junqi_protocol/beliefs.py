@@ -14,7 +14,9 @@ Then each army's exact multiset of kinds is enforced jointly (:func:`feasible_ma
 its 25 pieces, dead ones included, onto the kinds with their counts): a kind stays in a mask only
 if some complete deployment gives it to that piece. This generalises the seed's min/max rank
 counts. ``joint=False`` keeps the older per-kind strike (:meth:`Beliefs.apply_counts`) as a
-yardstick. :class:`Deployments` samples whole deployments consistent with all of it.
+yardstick. Kind probabilities weigh a deployment prior by what each piece did (:class:`Behaviour`:
+how soon it first moved, how often it attacked, the fights it had with pieces hidden from us),
+never to zero. :class:`Deployments` samples whole deployments consistent with all of it.
 
 >>> feasible_masks([0b011, 0b001, 0b110], [1, 1, 1])
 [2, 1, 4]
