@@ -23,7 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-from gomoku_protocol.arena import OPENINGS, read_openings  # noqa: E402
+from engine_core.matchcli import read_book  # noqa: E402
+from gomoku_protocol.arena import OPENINGS, opening_line  # noqa: E402
 
 ENDINGS = ("five or full board", "foul", "timeout", "illegal move", "crash")  # GomocupJudge's endby codes
 
@@ -52,10 +53,7 @@ def main() -> int:
     sys.path.insert(0, args.judge)
     from ai_match import ai_match  # GomocupJudge's referee, called as it is
 
-    c = args.size // 2
-    with open(OPENINGS, encoding="utf-8") as fh:
-        openings = [[(c + dx, c + dy) for dx, dy in o] for o in read_openings(fh.read())]
-    openings = [o for o in openings if all(0 <= x < args.size and 0 <= y < args.size for x, y in o)]
+    openings = read_book(str(OPENINGS), opening_line(args.size))  # as sanqi match reads them: those that fit the board
     points, endings = 0.0, {}
     for game in range(args.games):
         opening = openings[game // 2 % len(openings)]
