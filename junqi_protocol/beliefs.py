@@ -15,8 +15,9 @@ its 25 pieces, dead ones included, onto the kinds with their counts): a kind sta
 if some complete deployment gives it to that piece. This generalises the seed's min/max rank
 counts. ``joint=False`` keeps the older per-kind strike (:meth:`Beliefs.apply_counts`) as a
 yardstick. Kind probabilities weigh a deployment prior by what each piece did (:class:`Behaviour`:
-how soon it first moved, how often it attacked, the fights it had with pieces hidden from us),
-never to zero. :class:`Deployments` samples whole deployments consistent with all of it.
+how soon it first moved once it could, how often it attacked, the fights it won or lost against
+pieces hidden from us) and, in the four-player game, by the lineup its hidden teammate showed
+(:func:`shared_lineup`), never to zero. :class:`Deployments` samples whole deployments consistent with all of it.
 
 >>> feasible_masks([0b011, 0b001, 0b110], [1, 1, 1])
 [2, 1, 4]
@@ -37,6 +38,10 @@ SOLDIERS = (1 << 9) - 1
 KINDS = 12
 BALANCE_ROUNDS = 30
 LIKELIHOOD_FLOOR = 30.0  # the behaviour model never weighs a kind below e^-30 of the likeliest
+# How far a teammate's lineup moves an army's prior (:func:`shared_lineup`): chosen on --seed 3
+# four-player games of both lineup styles, not on the benchmark's --seed 1.
+LINEUP_SHARPNESS = 1.5
+LINEUP_FLOOR = 0.05
 
 
 _KIND_LISTS = [[k for k in range(KINDS) if mask >> k & 1] for mask in range(1 << KINDS)]
@@ -218,13 +223,13 @@ def sample_army(masks: list[int], counts: list[int], weight: list[list[float]], 
 
 class Behaviour:
     """What a piece's conduct says about its kind, as a likelihood per kind: how soon a piece of
-    each kind first moves (a hazard per move of its owner: strong pieces go early, engineers and
-    bombs wait, mines and flags never move; a share ``sleepers`` of pieces is held back whatever
+    each kind first moves (a hazard per move of its owner on which it could have stepped somewhere:
+    strong pieces go early, engineers and bombs wait, mines and flags never move; a share ``sleepers`` of pieces is held back whatever
     its kind, so staying put is never damning) and what share of its moves are attacks (the
     strong attack, the weak walk). Tempered by ``temper`` because one player's choices are far
     from independent draws. Every kind keeps a positive factor, so nothing possible is ruled out.
 
-    >>> still = Behaviour([0.1] * 9 + [0.0, 0.05, 0.0], [0.5] * 12, 1.0, 0.0).likelihood(0, 0, 0, 20)
+    >>> still = Behaviour([0.1] * 9 + [0.0, 0.05, 0.0], [0.5] * 12, 1.0, 0.0).likelihood(0, 0, 20)
     >>> still[MINE] == 1.0 and 0 < still[MARSHAL] < still[BOMB] < 1
     True
     """
@@ -237,14 +242,15 @@ class Behaviour:
         self.walk: list[float] = [math.log(max(1.0 - c, 1e-9)) for c in attack_share]
         self.temper: float = temper
 
-    def likelihood(self, moved: int, attacks: int, first: int, turns: int) -> list[float]:
-        """Per kind, the likelihood of a piece that first moved on its owner's move ``first`` (or
-        has not moved in ``turns``) and then made ``moved`` moves, ``attacks`` of them attacks."""
+    def likelihood(self, moved: int, attacks: int, waited: int) -> list[float]:
+        """Per kind, the likelihood of a piece that could have moved on ``waited`` of its owner's
+        moves before it first did (or has not yet), then made ``moved`` moves, ``attacks`` of them
+        attacks."""
         if moved:
-            logs = [self.start[k] - self.hazard[k] * first + attacks * self.hit[k] + (moved - attacks) * self.walk[k]
+            logs = [self.start[k] - self.hazard[k] * waited + attacks * self.hit[k] + (moved - attacks) * self.walk[k]
                     for k in range(KINDS)]
         else:
-            logs = [math.log(self.sleepers + (1.0 - self.sleepers) * math.exp(-self.hazard[k] * turns)) for k in range(KINDS)]
+            logs = [math.log(self.sleepers + (1.0 - self.sleepers) * math.exp(-self.hazard[k] * waited)) for k in range(KINDS)]
         top = max(logs)
         return [math.exp(max(self.temper * (x - top), -LIKELIHOOD_FLOOR)) for x in logs]
 
@@ -257,6 +263,57 @@ def _weigh_by_fight(row: list[float], other: int, fits: Callable[[int, int], boo
     for k in range(KINDS):
         if row[k] > 0 and total > 0:
             row[k] *= max(sum(COUNTS[d] for d in kinds_of(other) if fits(k, d)) / total, 1e-6)
+
+
+def _free(board: Board, pos: Position, p: int) -> bool:
+    """Whether the piece on ``p`` has somewhere to step, whatever its kind: a piece boxed in by
+    its own side cannot show what it is by waiting."""
+    if board.hq[p]:
+        return False
+    team = board.team(pos.owner[p])
+    for q in board.steps[p]:
+        o = pos.owner[q]
+        if o < 0 or (board.team(o) != team and not board.camp[q]):
+            return True
+    return False
+
+
+def shared_lineup(prior: list[list[float]], seen: list[list[float]]) -> list[list[float]]:
+    """``prior`` weighted, slot by slot, by what another army of the same program showed on that
+    slot and on its mirror image (a lineup may be played either way round), never below a floor.
+
+    >>> seen = [[1.0] * 12 for _ in range(HOME)]
+    >>> seen[21] = seen[23] = [0.0] * 9 + [1.0] + [0.0] * 2  # a mine there, or mirrored
+    >>> row = shared_lineup([[1.0] * 12] * HOME, seen)[21]
+    >>> row[MINE] == 1.0 and 0 < row[MARSHAL] < 0.02
+    True
+    """
+    out: list[list[float]] = []
+    for s, row in enumerate(prior):
+        m = s - s % 5 + 4 - s % 5
+        out.append([w * (LINEUP_FLOOR + (1.0 - LINEUP_FLOOR) * (seen[s][k] + seen[m][k]) / 2) ** LINEUP_SHARPNESS
+                    for k, w in enumerate(row)])
+    return out
+
+
+def blend(prior: list[list[float]], shared: list[list[float]], own: list[list[float]], slots: list[int]) -> list[list[float]]:
+    """The two priors mixed slot by slot in proportion to how well each foretold the army's own
+    evidence ``own`` on ``slots`` (the posterior of "deploys like its teammate" from even odds):
+    an army laid out differently soon falls back to ``prior``."""
+    llr = 0.0
+    for s in slots:
+        llr += math.log(max(_foretold(shared[s], own[s]), 1e-300)) - math.log(max(_foretold(prior[s], own[s]), 1e-300))
+    share = 1.0 / (1.0 + math.exp(-min(max(llr, -50.0), 50.0)))
+    out: list[list[float]] = []
+    for a, b in zip(prior, shared):
+        ta, tb = sum(a), sum(b)
+        out.append([(1.0 - share) * x / ta + share * y / tb if ta > 0 and tb > 0 else x for x, y in zip(a, b)])
+    return out
+
+
+def _foretold(row: list[float], seen: list[float]) -> float:
+    total = sum(row)
+    return sum(w * x for w, x in zip(row, seen)) / total if total > 0 else 0.0
 
 
 class Beliefs:
@@ -284,14 +341,12 @@ class Beliefs:
         self.settled: dict[int, list[int]] = {}
         # Prior weight of each kind by home slot (flat, or deployment habits: :func:`lineups.habits`).
         self.prior: list[list[float]] = [[1.0] * KINDS for _ in range(HOME)]
-        # What each piece did, for the behaviour model: its moves, its attacks, and its owner's
-        # moves while it stood (frozen at its death).
+        # What each piece did, for the behaviour model: its moves, its attacks, and how many of
+        # its owner's moves it could have been the one to move before it first was.
         self.moved: list[int] = [0] * board.size
-        self.first: list[int] = [0] * board.size
         self.attacks: list[int] = [0] * board.size
-        self.turns: list[int] = [0] * board.seats
-        self.lived: list[int] = [-1] * board.size
-        self.model: Optional[Behaviour] = BEHAVIOUR
+        self.waited: list[int] = [0] * board.size
+        self.model: Optional[Behaviour] = BEHAVIOUR[board.variant]
 
     def start(self, pos: Position) -> None:
         b = self.board
@@ -345,19 +400,13 @@ class Beliefs:
             self.pending.append((td, (1 << MARSHAL) | (1 << FLAG)))
 
     def _count(self, pos: Position, frm: int, to: int, result: int) -> None:
-        seat = pos.owner[frm]
+        for t in self.tags(pos.owner[frm]):
+            if not self.moved[t] and pos.tag[t] == t and _free(self.board, pos, t):
+                self.waited[t] += 1
         ta = pos.tag[frm]
-        self.turns[seat] += 1
-        if not self.moved[ta]:
-            self.first[ta] = self.turns[seat]
         self.moved[ta] += 1
-        if pos.owner[to] < 0:
-            return
-        self.attacks[ta] += 1
-        if result in (KILLED, BOTH):
-            self.lived[ta] = self.turns[seat]
-        if result in (EAT, BOTH):
-            self.lived[pos.tag[to]] = self.turns[pos.owner[to]]
+        if pos.owner[to] >= 0:
+            self.attacks[ta] += 1
 
     def weights(self, seat: int) -> list[list[float]]:
         """Each of ``seat``'s pieces' weight per kind before the counts: the deployment prior of
@@ -366,32 +415,68 @@ class Beliefs:
         key = self.state(seat)
         cached = self.weight_cache.get(seat)
         if cached is None or cached[0] != key or cached[1] is not self.model:
-            cached = (key, self.model, self.weights_with(self.tags(seat), self.prior, self.model))
+            cached = (key, self.model, self.weights_with(seat, self.prior, self.model))
             self.weight_cache[seat] = cached
         return cached[2]
 
-    def weights_with(self, tags: list[int], prior: list[list[float]], model: Optional[Behaviour]) -> list[list[float]]:
-        rows = [prior[t % HOME] for t in tags]
+    def weights_with(self, seat: int, prior: list[list[float]], model: Optional[Behaviour], learn: bool = True) -> list[list[float]]:
+        """``weights`` with a given deployment prior and behaviour model (``learn``: the prior
+        updated by the lineups of the army's hidden teammates, :meth:`learned`)."""
+        tags = self.tags(seat)
         if model is None:
-            return rows
-        rows = [[w * f for w, f in zip(row, model.likelihood(self.moved[t], self.attacks[t], self.first[t], self.exposure(t)))]
-                for row, t in zip(rows, tags)]
+            return [prior[t % HOME] for t in tags]
+        if learn:
+            prior = self.learned(seat, prior, model)
+        return [[w * f for w, f in zip(prior[t % HOME], row)] for t, row in zip(tags, self.conduct(seat, model))]
+
+    def conduct(self, seat: int, model: Behaviour) -> list[list[float]]:
+        """Per piece of ``seat``, the likelihood of each kind given what it did: the behaviour
+        model, and for a piece that attacked one hidden from us, the share of its victim's possible
+        kinds that give the result. (The victim is not weighed so: who gets attacked is chosen by
+        the attacker, engineers going for the still pieces at the back, not drawn by counts.)"""
+        tags = self.tags(seat)
+        rows = [model.likelihood(self.moved[t], self.attacks[t], self.waited[t]) for t in tags]
         index = {t: i for i, t in enumerate(tags)}
         for ta, td, result in self.pairs:
             if ta in index:
                 _weigh_by_fight(rows[index[ta]], self.mask[td], lambda k, d: combat(k, d) == result)
-            if td in index:
-                _weigh_by_fight(rows[index[td]], self.mask[ta], lambda k, a: combat(a, k) == result)
         return rows
+
+    def evidence(self, seat: int, model: Behaviour) -> list[list[float]]:
+        """Per home slot of ``seat``, how well each kind explains everything seen of the piece
+        that stood there (its mask and its conduct), the likeliest at 1."""
+        out = [[0.0] * KINDS for _ in range(HOME)]
+        for t, row in zip(self.tags(seat), self.conduct(seat, model)):
+            kept = [x if self.mask[t] >> k & 1 else 0.0 for k, x in enumerate(row)]
+            top = max(kept)
+            out[t % HOME] = [x / top for x in kept] if top > 0 else kept
+        return out
+
+    def mates(self, seat: int) -> list[int]:
+        """The other seats of ``seat``'s team whose pieces are hidden from us."""
+        b = self.board
+        return [s for s in range(b.seats) if s not in (seat, self.me) and b.team(s) == b.team(seat)
+                and any(self.hidden[t] for t in self.tags(s))]
+
+    def learned(self, seat: int, prior: list[list[float]], model: Behaviour) -> list[list[float]]:
+        """``prior`` for ``seat``'s army after what its hidden teammates' armies showed: both seats
+        of a team are usually one program, which may deploy alike (:func:`shared_lineup`), so the
+        lineup seen on one is weighed in on the other, as far as the army's own evidence agrees."""
+        mates = self.mates(seat)
+        if not mates:
+            return prior
+        shared = prior
+        for s in mates:
+            shared = shared_lineup(shared, self.evidence(s, model))
+        return blend(prior, shared, self.evidence(seat, model), [t % HOME for t in self.tags(seat)])
 
     def state(self, seat: int) -> list[int]:
         """Everything the kind probabilities of ``seat``'s army depend on, to cache them by."""
-        tags = self.tags(seat)
-        return [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.turns[seat], len(self.pairs)]
-
-    def exposure(self, tag: int) -> int:
-        """Moves its owner made while the piece stood."""
-        return self.lived[tag] if self.lived[tag] >= 0 else self.turns[self.board.seat_of[tag]]
+        out = [len(self.pairs)]
+        for s in [seat] + self.mates(seat):
+            tags = self.tags(s)
+            out += [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.waited[t] for t in tags]
+        return out
 
     def settle(self, pos: Position) -> None:
         """Close the last move: a death not announced as a 司令 (or a flag) was none."""
@@ -623,11 +708,16 @@ class Deployments:
         return self.beliefs.marginals(seat)[tag]
 
 
-# Rates of `events` players measured on 40 two-player and 15 four-player dark games with dealt
-# strong-style lineups (`sanqi bench junqi --fit-behaviour --seed 2`, the mean of the two
-# variants); the temper and the share of pieces held back whatever their kind were chosen on
-# other games (--seed 3) of both lineup styles, not on the benchmark's (--seed 1).
-# Order: 司令 军长 师长 旅长 团长 营长 连长 排长 工兵 地雷 炸弹 军旗.
-BEHAVIOUR: Final = Behaviour(hazard=[0.086, 0.084, 0.032, 0.028, 0.030, 0.030, 0.029, 0.0285, 0.0167, 0.0, 0.020, 0.0],
-                             attack_share=[0.66, 0.47, 0.42, 0.255, 0.067, 0.06, 0.055, 0.05, 0.217, 0.0, 0.178, 0.0],
-                             temper=0.5, sleepers=0.3)
+# Rates of `events` players per variant, measured on 40 two-player and 15 four-player dark games
+# with dealt strong-style lineups (`sanqi bench junqi --fit-behaviour --seed 2`): a hazard per move
+# of its owner on which the piece could have stepped somewhere; the temper and the share of pieces
+# held back whatever their kind were chosen on other games (--seed 3) of both lineup styles, not on
+# the benchmark's (--seed 1). Order: 司令 军长 师长 旅长 团长 营长 连长 排长 工兵 地雷 炸弹 军旗.
+BEHAVIOUR: Final = {
+    "2p": Behaviour(hazard=[0.1343, 0.0921, 0.0575, 0.0574, 0.0523, 0.0482, 0.0604, 0.0511, 0.0418, 0.0, 0.0319, 0.0],
+                    attack_share=[0.604, 0.352, 0.374, 0.236, 0.087, 0.095, 0.073, 0.062, 0.196, 0.0, 0.202, 0.0],
+                    temper=0.5, sleepers=0.3),
+    "4p": Behaviour(hazard=[0.0917, 0.1022, 0.046, 0.0377, 0.0492, 0.0505, 0.0517, 0.0533, 0.0367, 0.0, 0.0197, 0.0],
+                    attack_share=[0.717, 0.582, 0.467, 0.274, 0.047, 0.028, 0.036, 0.038, 0.238, 0.0, 0.153, 0.0],
+                    temper=0.5, sleepers=0.3),
+}

@@ -11,7 +11,9 @@
   (:func:`junqi_protocol.lineups.habits`; the dealt lineups come from the same generator, so
   that figure is what knowing an opponent's habits is worth, not a figure for any opponent;
   ``--own-lineups`` gives the games ``events``' own fixed lineup instead), each without and with
-  the behaviour model (:data:`junqi_protocol.beliefs.BEHAVIOUR`). Any true kind excluded or
+  the behaviour model (:data:`junqi_protocol.beliefs.BEHAVIOUR`), and last what the engine uses:
+  habits and behaviour with the prior updated by the lineup of the army's hidden teammate
+  (:meth:`junqi_protocol.beliefs.Beliefs.learned`; four players only). Any true kind excluded or
   given probability zero is counted and shown;
 * the beliefs' cost: per step of the same records from one seat's view, the time to take in the
   events and to draw one whole deployment, without and with the behaviour model.
@@ -36,7 +38,7 @@ from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.worlds import WORLDS
 from junqi_protocol.rules import COUNTS
 
-JOINT = ("flat prior", "flat + behaviour", "habits prior", "habits + behaviour")
+JOINT = ("flat prior", "flat + behaviour", "habits prior", "habits + behaviour", "habits + behaviour + team lineup")
 METHODS = ("count prior", "min/max ranks", "masks + counts") + tuple("joint, " + name for name in JOINT)
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
@@ -85,9 +87,10 @@ class Balanced:
     """Kind probabilities from a view's joint masks with a given prior and behaviour model,
     cached per army until its state changes (several of them share one replay)."""
 
-    def __init__(self, prior: list[list[float]], model: Optional[Behaviour]) -> None:
+    def __init__(self, prior: list[list[float]], model: Optional[Behaviour], learn: bool = False) -> None:
         self.prior: list[list[float]] = prior
         self.model: Optional[Behaviour] = model
+        self.learn: bool = learn
         self.cache: dict[int, tuple[list[int], dict[int, list[float]]]] = {}
 
     def of(self, beliefs: Beliefs, seat: int) -> dict[int, list[float]]:
@@ -95,7 +98,7 @@ class Balanced:
         cached = self.cache.get(seat)
         if cached is None or cached[0] != key:
             tags = beliefs.tags(seat)
-            rows = balance([beliefs.mask[t] for t in tags], list(COUNTS), beliefs.weights_with(tags, self.prior, self.model))
+            rows = balance([beliefs.mask[t] for t in tags], list(COUNTS), beliefs.weights_with(seat, self.prior, self.model, self.learn))
             cached = (key, dict(zip(tags, rows)))
             self.cache[seat] = cached
         return cached[1]
@@ -126,7 +129,9 @@ def bench_beliefs(variant: str, games: int, seed: int, dealt: bool) -> None:
         for seat in range(board.seats):
             # The per-kind count method and ours follow the same events side by side.
             old = follow(lines, seat, joint=False)
-            joint = [Balanced(prior, model) for prior in ([[1.0] * 12 for _ in range(30)], habits()) for model in (None, BEHAVIOUR)]
+            model = BEHAVIOUR[variant]
+            joint = [Balanced(prior, m) for prior in ([[1.0] * 12 for _ in range(30)], habits()) for m in (None, model)]
+            joint.append(Balanced(habits(), model, True))
             for (ours, _), (theirs, _) in zip(follow(lines, seat), old):
                 for p in range(board.size):
                     tag = ours.pos.tag[p]
@@ -160,7 +165,8 @@ def bench_cost(records: list[list[dict[str, Any]]]) -> None:
     the search does before every move, without and with the behaviour model. CPU time, because
     the wall clock of a shared machine mostly measures the others."""
     update = 0.0
-    sampling = {None: 0.0, BEHAVIOUR: 0.0}
+    model = BEHAVIOUR[records[0][0]["variant"]]
+    sampling = {None: 0.0, model: 0.0}
     steps = 0
     for lines in records:
         replay = follow(lines, 0)
@@ -172,22 +178,22 @@ def bench_cost(records: list[list[dict[str, Any]]]) -> None:
             if got is None:
                 break
             beliefs = got[0].beliefs
-            for model in sampling:
-                beliefs.model = model
-                deployments = worlds.setdefault(model, Deployments(beliefs, random.Random(steps), WORLDS))
+            for used in sampling:
+                beliefs.model = used
+                deployments = worlds.setdefault(used, Deployments(beliefs, random.Random(steps), WORLDS))
                 t = time.process_time()
                 deployments.refresh(got[0].pos)
-                sampling[model] += time.process_time() - t
+                sampling[used] += time.process_time() - t
             steps += 1
-    ms = {model: f"{1000 * spent / max(1, steps):.2f} ms" for model, spent in sampling.items()}
+    ms = {used: f"{1000 * spent / max(1, steps):.2f} ms" for used, spent in sampling.items()}
     print(f"beliefs cost: {1000 * update / max(1, steps):.2f} ms CPU per step taking in the events; keeping {WORLDS} "
-          f"sampled deployments up to date {ms[None]} per step without the behaviour model, {ms[BEHAVIOUR]} with it "
+          f"sampled deployments up to date {ms[None]} per step without the behaviour model, {ms[model]} with it "
           f"({steps} steps)")
 
 
 def fit_behaviour(variant: str, games: int, seed: int) -> None:
     """The behaviour model's rates as measured on dealt dark games of ``events`` players: per kind,
-    first moves per move its owner made while the piece waited, and attacks per move."""
+    first moves per move its owner made while the piece could have moved, and attacks per move."""
     board = Board(variant)
     first = [0] * 12
     waited = [0] * 12
@@ -202,7 +208,7 @@ def fit_behaviour(variant: str, games: int, seed: int) -> None:
             moves[k] += beliefs.moved[t]
             attacks[k] += beliefs.attacks[t]
             first[k] += beliefs.moved[t] > 0
-            waited[k] += beliefs.first[t] if beliefs.moved[t] else beliefs.exposure(t)
+            waited[k] += beliefs.waited[t]
     print(f"behaviour {variant} ({games} games, --seed {seed}): hazard {[round(f / max(1, w), 4) for f, w in zip(first, waited)]}")
     print(f"behaviour {variant}: attack_share {[round(a / max(1, m), 3) for a, m in zip(attacks, moves)]}")
 

@@ -51,6 +51,18 @@ def opening():
     return board, pos, beliefs
 
 
+def four_player_opening():
+    """A four-player start seen from S: the three other armies hidden."""
+    board = Board("4p")
+    pos = Position(board)
+    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
+    for seat in (1, 2, 3):
+        pos.place(seat, None)
+    beliefs = Beliefs(board, 0)
+    beliefs.start(pos)
+    return board, pos, beliefs
+
+
 def test_matching_enforces_the_exact_counts():
     # Three pieces that may be marshal or general, one army with one of each: no deployment.
     assert match([0b11, 0b11, 0b11], [1, 1, 0] + [0] * 9) is None
@@ -96,22 +108,34 @@ def test_a_contradiction_is_logged_and_recovered():
 
 def test_behaviour_weighs_but_never_excludes():
     # Seeded: every kind a piece may be keeps a positive weight whatever it did.
-    model = BEHAVIOUR
     rng = random.Random(11)
-    for _ in range(500):
-        turns = rng.randrange(0, 300)
-        moved = rng.randrange(0, turns + 1)
-        first = rng.randrange(1, turns + 1) if moved else 0
-        weights = model.likelihood(moved, rng.randrange(0, moved + 1), first, turns)
-        assert all(w > 0 for w in weights)
+    for model in BEHAVIOUR.values():
+        for _ in range(500):
+            moved = rng.randrange(0, 300)
+            weights = model.likelihood(moved, rng.randrange(0, moved + 1), rng.randrange(0, 300))
+            assert all(w > 0 for w in weights)
 
 
 def test_a_piece_that_never_moves_looks_like_a_mine_and_an_attacker_like_a_marshal():
-    still = BEHAVIOUR.likelihood(0, 0, 0, 60)
+    model = BEHAVIOUR["2p"]
+    still = model.likelihood(0, 0, 60)
     assert still[MINE] > still[ENGINEER] > still[MARSHAL]
-    raider = BEHAVIOUR.likelihood(6, 5, 2, 30)
-    walker = BEHAVIOUR.likelihood(6, 0, 20, 30)
+    raider = model.likelihood(6, 5, 2)
+    walker = model.likelihood(6, 0, 20)
     assert raider[MARSHAL] / raider[PLATOON] > walker[MARSHAL] / walker[PLATOON]
+
+
+def test_a_piece_boxed_in_by_its_own_side_is_not_judged_by_waiting():
+    board, pos, beliefs = opening()
+    frm, to = board.point("F1"), board.point("E1")  # N's front piece walks to and fro
+    for _ in range(6):
+        beliefs.before_move(pos, frm, to, MOVE)
+        pos.apply(frm, to, MOVE)
+        frm, to = to, frm
+    assert beliefs.waited[board.point("A2")] == 0  # N's back row, between its headquarters: nowhere to step
+    assert beliefs.waited[board.point("A1")] == 0  # a headquarters: nothing leaves it
+    assert beliefs.waited[board.point("F0")] == 6  # the front row can always attack ours
+    assert beliefs.waited[board.point("F1")] == 1  # counted until it first moved
 
 
 def test_behaviour_moves_probability_without_breaking_the_counts():
@@ -131,13 +155,7 @@ def test_behaviour_moves_probability_without_breaking_the_counts():
 
 def test_beating_a_piece_that_could_be_anything_takes_a_strong_piece():
     # Four players, seen from S: an E piece takes an N piece, both hidden from us.
-    board = Board("4p")
-    pos = Position(board)
-    pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
-    for seat in (1, 2, 3):
-        pos.place(seat, None)
-    beliefs = Beliefs(board, 0)
-    beliefs.start(pos)
+    board, pos, beliefs = four_player_opening()
     winner, loser = board.point("E12"), board.point("N12")  # not rail stations: no engineer implied
     beliefs.before_move(pos, winner, loser, EAT)
     pos.apply(winner, loser, EAT)
@@ -147,3 +165,17 @@ def test_beating_a_piece_that_could_be_anything_takes_a_strong_piece():
     without = beliefs.marginals(1)[winner]
     assert with_fight[MARSHAL] > without[MARSHAL] and with_fight[PLATOON] < without[PLATOON]
     assert all(p > 0 for k, p in enumerate(with_fight) if beliefs.mask[winner] >> k & 1)
+
+
+def test_an_army_is_expected_to_deploy_like_its_hidden_teammate():
+    # Four players, seen from S: W's pieces on slot 21 and its mirror image 23 are shown to be no
+    # mines, so E (W's teammate, usually the same program) is a little less likely to have one there.
+    board, pos, beliefs = four_player_opening()
+    before = beliefs.weights(1)[beliefs.tags(1).index(board.home(1, 4, 1))][MINE]
+    for slot in (21, 23):
+        beliefs._restrict(board.home(3, 4, slot - 20), ~(1 << MINE))
+    beliefs.settle(pos)
+    after = beliefs.weights(1)[beliefs.tags(1).index(board.home(1, 4, 1))]
+    assert 0 < after[MINE] < 0.6 * before
+    assert beliefs.mates(1) == [3] and beliefs.mates(2) == []  # N's teammate is us: nothing learned
+    assert all(w > 0 for k, w in enumerate(after) if beliefs.mask[board.home(1, 4, 1)] >> k & 1)
