@@ -68,6 +68,11 @@ class SearchPosition:
         """:meth:`capture_order` of each move; a game may answer the whole list faster."""
         return [self.capture_order(m) for m in moves]
 
+    def quiet_loses(self, move: int) -> bool:
+        """Whether the quiet ``move`` leaves its piece to be won (a static exchange below 0): the search
+        skips such moves near the leaves. A game without the notion keeps this answer, False."""
+        return False
+
     def move_limit(self) -> int:
         """One more than the largest move number."""
         raise NotImplementedError

@@ -4,7 +4,8 @@ Iterative deepening over a principal-variation search with aspiration windows, a
 table, quiescence search, null-move pruning, late move reductions, check extensions, a four-slot
 killer queue per ply, a counter-move table, a history table and MVV-LVA capture ordering, with the
 captures the game calls losing (a negative capture order) tried after the quiet moves and left out
-of quiescence. The game supplies moves, make
+of quiescence, and quiet moves the game says lose their piece skipped in the last three plies of
+non-PV nodes. The game supplies moves, make
 and unmake, evaluation and its rules through :class:`engine_core.game.SearchPosition`.
 
 The searcher is driven from a protocol thread: ``stop`` and ``ponderhit`` only set fields that the
@@ -352,14 +353,17 @@ class Searcher:
                 quiet = pos.capture_order(m) == 0
             else:
                 quiet = QUIET_FLOOR <= prio < CAPTURE_ORDER
+            late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
+            # Asked before the move is made: the exchange is read on the board it starts from.
+            hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
+                     and 0 < legal < LATE_MOVES[depth] and pos.quiet_loses(m))
             if not pos.make(m):
                 continue
             self.nodes += 1
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
-            if late and not gives_check and legal > 1 and (futile or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
+            if late and not gives_check and legal > 1 and (futile or hangs or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
                 pos.unmake()
                 continue
             new_depth = depth - 1 + (1 if gives_check else 0)

@@ -400,6 +400,9 @@ class Position(SearchPosition):
             out.append(order)
         return out
 
+    def quiet_loses(self, move: int) -> bool:
+        return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
+
     def move_limit(self) -> int:
         return MOVE_LIMIT
 
