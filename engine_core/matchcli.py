@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from engine_core.arena import LocalPool, Pool, Setup, run_match, schedule, table
 from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int, program
+from engine_core.process import kill_all
 from engine_core.stats import Sprt
 
 T = TypeVar("T")
@@ -214,8 +215,9 @@ def play(opts: argparse.Namespace, game: Any) -> int:
     summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency)
     print(table(summary, test), flush=True)
     if summary.unplayed:
-        # Stopped by Ctrl-C: the games in flight still hold threads the interpreter would wait for at exit.
-        # Leaving at once closes the engines' pipes, and an engine whose input ends quits.
+        # Stopped by Ctrl-C: the games in flight still hold threads the interpreter would wait for at exit, so
+        # leave at once, and take their engines along (a suspended one would not see its input end).
+        kill_all()
         sys.stderr.flush()
         os._exit(130)  # the shell's status for a command stopped by Ctrl-C
     return 0

@@ -8,6 +8,8 @@
   of an overlong line is skipped), blank lines and ``info`` lines are dropped there, so a flood of
   diagnostics costs little and a long line cannot exhaust memory.
 * Input is written by another thread, so an engine that stops reading cannot block the referee.
+* Every engine not yet stopped is known to :func:`kill_all`, which a runner stopped by Ctrl-C calls:
+  an engine the referee had suspended (SIGSTOP) would never read the end of its input and stay behind.
 
 >>> p = EngineProcess("sh -c 'echo info hello; echo readyok'", None)
 >>> p.lines.get(timeout=10)
@@ -35,6 +37,25 @@ class StartError(Exception):
     """The command could not be started at all."""
 
 
+_live: "set[EngineProcess]" = set()
+_live_lock = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kill the whole process group of every engine started here and not yet stopped."""
+    with _live_lock:
+        engines = list(_live)
+    for engine in engines:
+        _kill_group(engine.proc.pid)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class EngineProcess:
     """One running engine. ``lines`` yields its meaningful output lines, then None at end of output."""
 
@@ -54,6 +75,8 @@ class EngineProcess:
         self.stopping = threading.Event()
         self.broken = False  # writing failed: the engine closed its input
         self.status: Optional[int] = None
+        with _live_lock:
+            _live.add(self)
         assert self.proc.stdout is not None and self.proc.stdin is not None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._write, args=(self.proc.stdin,), daemon=True).start()
@@ -86,13 +109,12 @@ class EngineProcess:
         deadline = time.monotonic() + grace
         while not self.exited() and time.monotonic() < deadline:
             time.sleep(0.02)
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill_group(self.proc.pid)
         self.proc.kill()  # in case the engine left its own group
         self.status = self.proc.wait()
         self.stopping.set()
+        with _live_lock:
+            _live.discard(self)
 
     def _put(self, item: Optional[str]) -> None:
         while not self.stopping.is_set():

@@ -2,8 +2,11 @@
 
 import json
 import re
+import signal
+import subprocess
 import sys
 import time
+from typing import Callable
 
 import pytest
 
@@ -171,6 +174,49 @@ def test_the_idle_gomoku_brain_is_suspended(tmp_path):
     finally:
         brain.close()
     assert brain.proc.exited()
+
+
+MUTE_BRAIN = """
+import os, sys
+for line in sys.stdin:
+    if line.startswith("START"):
+        open(sys.argv[1], "a").write(f"{os.getpid()}\\n")
+        print("OK", flush=True)
+"""
+
+
+def test_a_match_stopped_by_ctrl_c_leaves_no_brain_behind_not_even_a_suspended_one(tmp_path):
+    (tmp_path / "brain.py").write_text(MUTE_BRAIN)  # answers START, then thinks forever
+    pids = tmp_path / "pids.txt"
+    brain = f"cmd={sys.executable} {tmp_path / 'brain.py'} {pids}"
+    runner = subprocess.Popen([sys.executable, "-m", "engine_core", "match", "--game", "gomoku", "--engine", brain, "name=a",
+                               "--engine", brain, "name=b", "--games", "2", "--turn-ms", "600000"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        brains = wait_for(lambda: [int(p) for p in pids.read_text().split()] if pids.exists() else [], 2)
+        assert len(brains) == 2 and any(comes_to_stop(pid) for pid in brains)  # the one whose turn it is not
+        runner.send_signal(signal.SIGINT)
+        assert runner.wait(timeout=60) == 130
+    finally:
+        runner.kill()
+    assert len(wait_for(lambda: [pid for pid in brains if not alive(pid)], 2)) == 2
+
+
+def wait_for(found: Callable[[], list[int]], count: int) -> list[int]:
+    """``found()`` once it has ``count`` items, waiting a generous minute for it."""
+    deadline = time.monotonic() + 60
+    while len(items := found()) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return items
+
+
+def alive(pid: int) -> bool:
+    """Whether the process still exists and is no zombie (which its new parent may be slow to reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_a_gomoku_engines_options_are_info_lines_after_the_referees_own(capsys, tmp_path):
