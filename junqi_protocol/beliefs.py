@@ -425,9 +425,10 @@ class Beliefs:
         tags = self.tags(seat)
         if model is None:
             return [prior[t % HOME] for t in tags]
+        rows = self.conduct(seat, model)
         if learn:
-            prior = self.learned(seat, prior, model)
-        return [[w * f for w, f in zip(prior[t % HOME], row)] for t, row in zip(tags, self.conduct(seat, model))]
+            prior = self.learned(seat, prior, model, rows)
+        return [[w * f for w, f in zip(prior[t % HOME], row)] for t, row in zip(tags, rows)]
 
     def conduct(self, seat: int, model: Behaviour) -> list[list[float]]:
         """Per piece of ``seat``, the likelihood of each kind given what it did: the behaviour
@@ -442,11 +443,11 @@ class Beliefs:
                 _weigh_by_fight(rows[index[ta]], self.mask[td], lambda k, d: combat(k, d) == result)
         return rows
 
-    def evidence(self, seat: int, model: Behaviour) -> list[list[float]]:
+    def evidence(self, seat: int, conduct: list[list[float]]) -> list[list[float]]:
         """Per home slot of ``seat``, how well each kind explains everything seen of the piece
-        that stood there (its mask and its conduct), the likeliest at 1."""
+        that stood there (its mask and its ``conduct``, :meth:`conduct`), the likeliest at 1."""
         out = [[0.0] * KINDS for _ in range(HOME)]
-        for t, row in zip(self.tags(seat), self.conduct(seat, model)):
+        for t, row in zip(self.tags(seat), conduct):
             kept = [x if self.mask[t] >> k & 1 else 0.0 for k, x in enumerate(row)]
             top = max(kept)
             out[t % HOME] = [x / top for x in kept] if top > 0 else kept
@@ -458,17 +459,18 @@ class Beliefs:
         return [s for s in range(b.seats) if s not in (seat, self.me) and b.team(s) == b.team(seat)
                 and any(self.hidden[t] for t in self.tags(s))]
 
-    def learned(self, seat: int, prior: list[list[float]], model: Behaviour) -> list[list[float]]:
-        """``prior`` for ``seat``'s army after what its hidden teammates' armies showed: both seats
-        of a team are usually one program, which may deploy alike (:func:`shared_lineup`), so the
-        lineup seen on one is weighed in on the other, as far as the army's own evidence agrees."""
+    def learned(self, seat: int, prior: list[list[float]], model: Behaviour, conduct: list[list[float]]) -> list[list[float]]:
+        """``prior`` for ``seat``'s army (whose :meth:`conduct` is ``conduct``) after what its hidden
+        teammates' armies showed: both seats of a team are usually one program, which may deploy
+        alike (:func:`shared_lineup`), so the lineup seen on one is weighed in on the other, as far
+        as the army's own evidence agrees."""
         mates = self.mates(seat)
         if not mates:
             return prior
         shared = prior
         for s in mates:
-            shared = shared_lineup(shared, self.evidence(s, model))
-        return blend(prior, shared, self.evidence(seat, model), [t % HOME for t in self.tags(seat)])
+            shared = shared_lineup(shared, self.evidence(s, self.conduct(s, model)))
+        return blend(prior, shared, self.evidence(seat, conduct), [t % HOME for t in self.tags(seat)])
 
     def state(self, seat: int) -> list[int]:
         """Everything the kind probabilities of ``seat``'s army depend on, to cache them by."""
