@@ -1,18 +1,25 @@
-"""Fit the gomoku evaluation's shape weights to game results (a Texel-style logistic fit).
+"""Fit the gomoku evaluation's weights to data: a stronger brain's scores or game results.
 
-Every position of the given games (after the opening, before either side has a five to make or
+Every position used (15×15 freestyle, after the opening, before either side has a five to make or
 the side to move an open four) is one sample: its features are, for the side to move and for the
 opponent, how many (empty point, direction) pairs make each line shape, plus the threat levels
-the evaluation adds; its label is the game's result for the side to move (draw ½). A logistic
-model ``P(win) = σ(w · features)`` is fitted by Newton's method with a small L2 penalty, and the
-weights are written in evaluation units: ``σ(score / scale)`` with the ``scale`` that fits the
-current evaluation to the same results, so the search's margins keep their meaning.
+the evaluation adds and a tempo. Its label is, for positions labelled by a stronger brain
+(:mod:`gomoku_protocol.label`, lines ``h8i9j10 116 1``: moves, the brain's score, the game's
+result), the win probability ``σ(score / k)`` with the ``k`` that best fits that brain's scores
+to the results; for bare games, the result for the side to move (draw ½; a Texel-style fit). A
+logistic model ``P(win) = σ(w · features)`` is fitted by Newton's method with a small L2
+penalty, and the weights are written in evaluation units: ``σ(score / scale)`` with the
+``scale`` that fits the current evaluation to the same labels, so the search's margins keep
+their meaning. One position in five (in blocks of 100, so games stay mostly together) is held
+out and the log-loss there reported for the fit and for the current evaluation.
 
-Rerun it on new games with::
+Rerun it with::
 
-    python -m gomoku_protocol.fit --out gomoku_protocol/data/eval_weights.json games1.sgf games2.sgf
+    python -m gomoku_protocol.fit --labels tests/data/gomoku/rapfi_labels.txt \
+        --out gomoku_protocol/data/eval_weights.json
 """
 
+import gzip
 import json
 import math
 import pathlib
@@ -22,12 +29,13 @@ from typing import Optional
 from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import threat_level
+from gomoku_protocol.evaluate import strong_points, threat_level
 from gomoku_protocol.position import Board
-from gomoku_protocol.record import SgfGame, read_sgf_games
+from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
 
 SHAPES = range(1, 11)  # every shape but NONE
 THREATS = ("their_win_threat", "their_threat", "our_threat")
+LEVELS = (50, 150)  # strong points: summed line values (patterns.VALUE) of two good lines, of a four or more
 RIDGE = 1e-3  # L2 penalty per sample: keeps rare shapes' weights from running away
 
 
@@ -49,7 +57,7 @@ def shape_counts(b: Board, color: int) -> list[int]:
     return counts
 
 
-def features(b: Board) -> Optional[list[float]]:
+def features(b: Board, levels: tuple[int, ...] = LEVELS) -> Optional[list[float]]:
     """The fit's features for the side to move, or None for a position the search decides."""
     s = b.side
     o = 3 - s
@@ -62,16 +70,17 @@ def features(b: Board) -> Optional[list[float]]:
     ours = shape_counts(b, s)
     their = shape_counts(b, o)
     threats = [float(theirs == 2), float(theirs == 1), float(mine == 1 and theirs < 2 and not b.fours[o])]
-    return [float(ours[k]) for k in SHAPES] + [float(their[k]) for k in SHAPES] + threats + [1.0]
+    points = [float(strong_points(b, s, v)) for v in levels] + [float(strong_points(b, o, v)) for v in levels]
+    return [float(ours[k]) for k in SHAPES] + [float(their[k]) for k in SHAPES] + threats + points + [1.0]
 
 
-def samples(games: list[SgfGame]) -> list[Sample]:
+def samples(games: list[SgfGame], levels: tuple[int, ...]) -> list[Sample]:
     out: list[Sample] = []
     for g in games:
         b = Board(g.size, g.size, g.rule)
         for ply, (x, y) in enumerate(g.moves):
             if ply >= g.opening:
-                f = features(b)
+                f = features(b, levels)
                 if f is not None:
                     label = 0.5 if g.winner == 0 else float(g.winner == b.side)
                     out.append(Sample(f, label, b.evaluate()))
@@ -79,6 +88,40 @@ def samples(games: list[SgfGame]) -> list[Sample]:
             if b.cells[i] != 0:
                 break  # a broken record: keep what came before
             b.play(i, b.side)
+    return out
+
+
+def read_labels(text: str) -> list[tuple[str, int, float]]:
+    """(moves, brain score, result) per line of a :mod:`gomoku_protocol.label` file (what
+    follows, the brain's move, is not used here).
+
+    >>> read_labels("h8i9 68 1 g9\\nh8i9g9 -131 0.5\\n")
+    [('h8i9', 68, 1.0), ('h8i9g9', -131, 0.5)]
+    """
+    out: list[tuple[str, int, float]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            out.append((parts[0], int(parts[1]), float(parts[2])))
+        except (IndexError, ValueError):
+            raise UsageError(f"line {n}: expected 'moves score result', got {line!r}") from None
+    return out
+
+
+def labelled_samples(rows: list[tuple[str, int, float]], levels: tuple[int, ...]) -> list[Sample]:
+    """Samples labelled by the brain's win probability, ``σ(score / k)`` with ``k`` fitted to the
+    rows' results."""
+    k = best_scale([float(r[1]) for r in rows], [r[2] for r in rows])
+    out: list[Sample] = []
+    for moves, score, _ in rows:
+        b = Board(15, 15, 0)
+        for x, y in parse_pos(moves):
+            b.play(b.index(x, y), b.side)
+        f = features(b, levels)
+        if f is not None:
+            out.append(Sample(f, sigmoid(score / k), b.evaluate()))
     return out
 
 
@@ -129,62 +172,94 @@ def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], rounds: in
     return w
 
 
-def scale_of(data: list[Sample]) -> float:
-    """The ``k`` for which ``σ(evaluation / k)`` best fits the results (a one-parameter search)."""
+def best_scale(scores: list[float], ys: list[float]) -> float:
+    """The ``k`` for which ``σ(score / k)`` best fits ``ys`` (a one-parameter search)."""
     best, best_loss = 100.0, float("inf")
     for k in (25.0 * 1.25 ** t for t in range(30)):
-        xs = [[d.current / k] for d in data]
-        loss = log_loss(xs, [d.label for d in data], [1.0])
+        loss = log_loss([[v / k] for v in scores], ys, [1.0])
         if loss < best_loss:
             best, best_loss = k, loss
     return best
 
 
-def fitted_weights(data: list[Sample]) -> dict[str, object]:
+def held_out(n: int) -> bool:
+    """One position in five, in blocks of 100 so that a game's positions stay mostly on one side."""
+    return (n // 100) % 5 == 4
+
+
+def fitted_weights(everything: list[Sample], levels: tuple[int, ...]) -> dict[str, object]:
+    data = [d for n, d in enumerate(everything) if not held_out(n)]
+    test = [d for n, d in enumerate(everything) if held_out(n)]
     xs = [d.features for d in data]
     ys = [d.label for d in data]
     shapes = len(SHAPES)
+    at = 2 * shapes + len(THREATS)  # the strong points' first feature
+    count = len(levels)
     zero: set[int] = set()
     while True:  # a shape can only help its owner: weights of the wrong sign are dropped, then refit
         w = fit(xs, ys, zero)
-        wrong = {u for u in range(shapes) if w[u] < 0} | {shapes + u for u in range(shapes) if w[shapes + u] > 0}
+        wrong = ({u for u in range(shapes) if w[u] < 0} | {shapes + u for u in range(shapes) if w[shapes + u] > 0}
+                 | {at + u for u in range(count) if w[at + u] < 0}
+                 | {at + count + u for u in range(count) if w[at + count + u] > 0})
         if wrong <= zero:
             break
         zero |= wrong
-    scale = scale_of(data)
+    scale = best_scale([float(d.current) for d in data], ys)
     units = [v * scale for v in w]
+    test_ys = [d.label for d in test]
     return {
         "attack": [0] + [round(units[u] * pt.WEIGHT_SCALE) for u in range(shapes)],
         "defence": [0] + [round(-units[shapes + u] * pt.WEIGHT_SCALE) for u in range(shapes)],
         "threats": {name: round(units[2 * shapes + t]) for t, name in enumerate(THREATS)},
         "tempo": round(units[-1]),
+        "points": {"levels": list(levels), "ours": [round(units[at + u]) for u in range(count)],
+                   "theirs": [round(-units[at + count + u]) for u in range(count)]},
         "scale": round(scale, 1),
         "positions": len(data),
         "log_loss": round(log_loss(xs, ys, w), 4),
         "log_loss_current": round(log_loss([[d.current / scale] for d in data], ys, [1.0]), 4),
+        "held_out": len(test),
+        "held_out_log_loss": round(log_loss([d.features for d in test], test_ys, w), 4),
+        "held_out_log_loss_current": round(log_loss([[d.current / scale] for d in test], test_ys, [1.0]), 4),
     }
 
 
 def parser() -> ArgParser:
     p = ArgParser(prog="python -m gomoku_protocol.fit", description=__doc__)
-    p.add_argument("games", nargs="+", help="SGF files of finished games (c-gomoku-cli's -sgf output)")
+    p.add_argument("games", nargs="*", help="SGF files of finished games (c-gomoku-cli's -sgf output)")
+    p.add_argument("--labels", nargs="*", default=[], help="positions labelled by a stronger brain (python -m gomoku_protocol.label)")
+    p.add_argument("--levels", type=int, nargs="*", default=list(LEVELS),
+                   help="strong-point levels (summed line values) to fit; none: no strong points")
     p.add_argument("--out", help="write the weights here as JSON (default: print them)")
     return p
+
+
+def read_text(name: str) -> str:
+    """A text file, gzip-compressed if its name ends in ``.gz``."""
+    try:
+        if name.endswith(".gz"):
+            return gzip.decompress(pathlib.Path(name).read_bytes()).decode("utf-8")
+        return pathlib.Path(name).read_text(encoding="utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {name!r}: {exc}") from None
 
 
 def run(argv: list[str]) -> int:
     opts = parser().parse_args(argv)
     games: list[SgfGame] = []
     for name in opts.games:
-        try:
-            games += read_sgf_games(pathlib.Path(name).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {name!r}: {exc}") from None
-    data = samples([g for g in games if g.size == 15 and g.rule == 0])
+        games += read_sgf_games(read_text(name))
+    rows: list[tuple[str, int, float]] = []
+    for name in opts.labels:
+        rows += read_labels(read_text(name))
+    levels = tuple(opts.levels)
+    data = samples([g for g in games if g.size == 15 and g.rule == 0], levels)
+    data += labelled_samples(rows, levels) if rows else []
     if len(data) < 100:
-        raise UsageError(f"only {len(data)} positions in {len(games)} games: too few to fit")
-    weights = fitted_weights(data)
+        raise UsageError(f"only {len(data)} positions in {len(games)} games and {len(rows)} labelled: too few to fit")
+    weights = fitted_weights(data, levels)
     weights["games"] = len(games)
+    weights["labelled"] = len(rows)
     text = json.dumps(weights, indent=1) + "\n"
     if opts.out:
         pathlib.Path(opts.out).write_text(text)

@@ -14,6 +14,7 @@ Slots: 0..4 hold offsets -5..-1, 5..9 hold +1..+5.
 from typing import Final
 
 from gomoku_protocol.rules import CARO8, CARO9, wins
+from gomoku_protocol.weights import ORDER
 
 NONE: Final = 0
 ONE: Final = 1
@@ -27,9 +28,9 @@ FLEX4: Final = 8
 FIVE: Final = 9
 OVERLINE: Final = 10  # renju black's six or more: no win, and forbidden
 
-# One-ply worth of each line shape, for attack and defence alike (the scorer the issue calls the
-# seed's; the values are ours).
-VALUE: Final = [0, 2, 8, 30, 25, 120, 150, 1000, 1000, 10000, 0]
+# One-ply worth of each line shape, for attack and defence alike: it orders the moves and picks
+# the ten quiet candidates. Data (data/order_values.json), refitted by gomoku_protocol.fit_order.
+VALUE: Final[list[int]] = ORDER
 WEIGHT_SCALE: Final = 16  # fitted evaluation weights are stored in sixteenths of a point
 # Per-cell counters packed in one int: fives | open fours << 4 | fours << 8 | open threes << 12 | overlines << 16.
 COUNT: Final = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]

@@ -1,12 +1,16 @@
 """The evaluation fit: SGF games in, weights in evaluation units out, and the shipped weights load."""
 
+import gzip
 import json
 import random
 
-from gomoku_protocol import fit, weights
+from engine_core.args import UsageError
+from gomoku_protocol import fit, fit_order, weights
+from gomoku_protocol import patterns as pt
 from gomoku_protocol.arena import baseline_move
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import read_sgf_games
+from conftest import DATA
 
 
 def baseline_games(count: int, seed: int) -> str:
@@ -66,3 +70,47 @@ def test_too_few_games_is_a_usage_error(tmp_path, capsys) -> None:
 def test_shipped_weights_load() -> None:
     assert len(weights.ATTACK) == len(weights.DEFENCE) == 11
     assert weights.ATTACK[0] == weights.DEFENCE[0] == 0
+
+
+LABELS = DATA / "gomoku" / "rapfi_labels.txt.gz"  # python -m gomoku_protocol.label, Rapfi at depth 12
+
+
+def labels_head(tmp_path, lines: int) -> str:
+    """The first ``lines`` labelled positions (whole games, in game order) as a plain file."""
+    text = gzip.decompress(LABELS.read_bytes()).decode()
+    out = tmp_path / "labels.txt"
+    out.write_text("".join(text.splitlines(keepends=True)[:lines]))
+    return str(out)
+
+
+def test_fit_to_a_brain_s_scores_predicts_held_out_positions_better(tmp_path) -> None:
+    out = tmp_path / "weights.json"
+    assert fit.main(["--labels", labels_head(tmp_path, 1000), "--out", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["labelled"] == 1000 and got["held_out"] > 100
+    assert got["held_out_log_loss"] < got["held_out_log_loss_current"]
+    points = got["points"]
+    assert points["levels"] == list(fit.LEVELS) and min(points["ours"] + points["theirs"]) >= 0
+
+
+def test_fitted_order_values_keep_the_forcing_shapes_and_stay_non_negative(tmp_path) -> None:
+    out = tmp_path / "order.json"
+    assert fit_order.main(["--out", str(out), labels_head(tmp_path, 1000)]) == 0
+    got = json.loads(out.read_text())
+    value = got["value"]
+    assert len(value) == 11 and min(value) >= 0 and max(value[: pt.FOUR + 1]) == fit_order.TOP
+    assert value[pt.FOUR + 1:] == pt.VALUE[pt.FOUR + 1:]  # fives and double fours are not fitted
+    assert got["held_out"] > 0 and 0 < got["held_out_top10"] <= 1
+
+
+def test_a_malformed_label_line_is_a_usage_error() -> None:
+    try:
+        fit.read_labels("h8i9 sixty 1\n")
+    except UsageError as exc:
+        assert "line 1" in str(exc)
+    else:
+        raise AssertionError("no error")
+
+
+def test_shipped_order_values_are_the_patterns_values() -> None:
+    assert pt.VALUE == weights.ORDER and len(pt.VALUE) == 11
