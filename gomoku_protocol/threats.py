@@ -8,7 +8,7 @@ every way that could refute it, and a line counts as won only when every answer 
   (each is tried, so caro's blocked fives and renju's forbidden blocks come out right).
 * VCT: the attacker may also play an open three; the defender may then block on any point where the
   attacker would make a four, or counter with a four of his own. A VCF is tried first at every
-  attacker node.
+  attacker node. Depth counts the attacker's threats only: blocking a counter-four is free.
 
 Failed positions are remembered by key and depth, so transpositions are not searched twice.
 """
@@ -188,7 +188,9 @@ class ThreatSearch:
             if len(b.fives[d]) == 1:
                 block = min(b.fives[d])
                 if b.make(block):
-                    line = self._defend(depth - 1)
+                    # A forced block costs no depth (as in Pela's threat search): counted, every
+                    # counter-four the defender holds pushed real wins past the depth limit.
+                    line = self._defend(depth)
                     b.unmake()
                     if line is not None:
                         result = [block] + line

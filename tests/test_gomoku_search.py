@@ -106,12 +106,13 @@ PELA_VCTS = ["h8i9i11h10j8k9j11j9l9h11h9i10k8i8k10i12",
              "h8i8g7i7i9j10h6f6h9h10h5h7k10g9i11f8f5i5d6k7j7i6i4f7f9h4j6g5i3d8e7j5k4j3j11i10"]
 
 
-@pytest.mark.parametrize("pos", PELA_VCTS)
-def test_vct_of_a_lost_game_is_found_and_replays(pos: str) -> None:
-    b = from_pos(pos, 0)
+# Pela to move; we hold counter-fours that only delay its win.
+DELAYED_VCT = "h8i9h11h9g9i7i8j8k9k7l6j7l7h7g7g11h10f8l8l9j10i11n6m7l5l4i10k10m6j6g10f10k6o6"
+
+
+def check_won(b: Board, line: list[int]) -> None:
+    """Replay a winning line to its five; the board is left as it was."""
     before = b.key()
-    line = ThreatSearch(b).vct(8, 60000)
-    assert line is not None and len(line) >= 9
     attacker = b.side
     for m in line[:-1]:
         assert b.make(m), b.name(m)
@@ -119,6 +120,22 @@ def test_vct_of_a_lost_game_is_found_and_replays(pos: str) -> None:
     for _ in line[:-1]:
         b.unmake()
     assert b.key() == before
+
+
+@pytest.mark.parametrize("pos", PELA_VCTS)
+def test_vct_of_a_lost_game_is_found_and_replays(pos: str) -> None:
+    b = from_pos(pos, 0)
+    line = ThreatSearch(b).vct(8, 60000)
+    assert line is not None and len(line) >= 9
+    check_won(b, line)
+
+
+def test_blocking_a_counter_four_costs_the_attacker_no_depth() -> None:
+    # With the defender's fours counted as threats, this 27-ply win took 38,600 nodes.
+    b = from_pos(DELAYED_VCT, 0)
+    line = ThreatSearch(b).vct(6, 60000, 2000)
+    assert line is not None and len(line) >= 9
+    check_won(b, line)
 
 
 def test_an_open_two_alone_is_no_vct() -> None:
