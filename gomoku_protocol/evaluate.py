@@ -11,9 +11,7 @@ from typing import Final, TYPE_CHECKING
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
-from gomoku_protocol.weights import (
-    OUR_POINTS, OUR_THREAT, POINT_LEVELS, TEMPO, THEIR_POINTS, THEIR_THREAT, THEIR_WIN_THREAT,
-)
+from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
 
 if TYPE_CHECKING:
     from gomoku_protocol.position import Board
@@ -44,27 +42,6 @@ def threat_level(b: "Board", color: int) -> int:
     return level
 
 
-def strong_points(b: "Board", color: int, level: int) -> int:
-    """How many candidate points give ``color`` a summed line value (``patterns.VALUE``) of at
-    least ``level``."""
-    n = 0
-    for i in b.cand:
-        if b.score(color, i) >= level:
-            n += 1
-    return n
-
-
-def points_score(b: "Board", s: int, o: int) -> int:
-    score = 0
-    for k in range(len(POINT_LEVELS)):
-        level = POINT_LEVELS[k]
-        if OUR_POINTS[k]:
-            score += OUR_POINTS[k] * strong_points(b, s, level)
-        if THEIR_POINTS[k]:
-            score -= THEIR_POINTS[k] * strong_points(b, o, level)
-    return score
-
-
 def evaluate(b: "Board") -> int:
     s = b.side
     o = 3 - s
@@ -78,7 +55,7 @@ def evaluate(b: "Board") -> int:
     # The fitted weights are the balanced style's; other styles scale attack and defence.
     attack = b.attack_total(s) * b.attack * BALANCED_DEFENCE
     defence = b.defence_total(o) * b.defence * BALANCED_ATTACK
-    score = (attack - defence) // (BALANCED_ATTACK * BALANCED_DEFENCE * pt.WEIGHT_SCALE) + TEMPO + points_score(b, s, o)
+    score = (attack - defence) // (BALANCED_ATTACK * BALANCED_DEFENCE * pt.WEIGHT_SCALE) + TEMPO
     if theirs == 2:
         score += THEIR_WIN_THREAT
     elif theirs == 1:

@@ -10,7 +10,7 @@ to the results; for bare games, the result for the side to move (draw ½; a Texe
 logistic model ``P(win) = σ(w · features)`` is fitted by Newton's method with a small L2
 penalty, and the weights are written in evaluation units: ``σ(score / scale)`` with the
 ``scale`` that fits the current evaluation to the same labels, so the search's margins keep
-their meaning. One position in five (in blocks of 100, so games stay mostly together) is held
+their meaning. One position in five (in blocks of 200, so whole games stay together) is held
 out and the log-loss there reported for the fit and for the current evaluation.
 
 Rerun it with::
@@ -29,13 +29,12 @@ from typing import Optional
 from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import strong_points, threat_level
+from gomoku_protocol.evaluate import threat_level
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
 
 SHAPES = range(1, 11)  # every shape but NONE
 THREATS = ("their_win_threat", "their_threat", "our_threat")
-LEVELS = (50, 150)  # strong points: summed line values (patterns.VALUE) of two good lines, of a four or more
 RIDGE = 1e-3  # L2 penalty per sample: keeps rare shapes' weights from running away
 
 
@@ -57,7 +56,7 @@ def shape_counts(b: Board, color: int) -> list[int]:
     return counts
 
 
-def features(b: Board, levels: tuple[int, ...] = LEVELS) -> Optional[list[float]]:
+def features(b: Board) -> Optional[list[float]]:
     """The fit's features for the side to move, or None for a position the search decides."""
     s = b.side
     o = 3 - s
@@ -70,17 +69,16 @@ def features(b: Board, levels: tuple[int, ...] = LEVELS) -> Optional[list[float]
     ours = shape_counts(b, s)
     their = shape_counts(b, o)
     threats = [float(theirs == 2), float(theirs == 1), float(mine == 1 and theirs < 2 and not b.fours[o])]
-    points = [float(strong_points(b, s, v)) for v in levels] + [float(strong_points(b, o, v)) for v in levels]
-    return [float(ours[k]) for k in SHAPES] + [float(their[k]) for k in SHAPES] + threats + points + [1.0]
+    return [float(ours[k]) for k in SHAPES] + [float(their[k]) for k in SHAPES] + threats + [1.0]
 
 
-def samples(games: list[SgfGame], levels: tuple[int, ...]) -> list[Sample]:
+def samples(games: list[SgfGame]) -> list[Sample]:
     out: list[Sample] = []
     for g in games:
         b = Board(g.size, g.size, g.rule)
         for ply, (x, y) in enumerate(g.moves):
             if ply >= g.opening:
-                f = features(b, levels)
+                f = features(b)
                 if f is not None:
                     label = 0.5 if g.winner == 0 else float(g.winner == b.side)
                     out.append(Sample(f, label, b.evaluate()))
@@ -110,7 +108,7 @@ def read_labels(text: str) -> list[tuple[str, int, float]]:
     return out
 
 
-def labelled_samples(rows: list[tuple[str, int, float]], levels: tuple[int, ...]) -> list[Sample]:
+def labelled_samples(rows: list[tuple[str, int, float]]) -> list[Sample]:
     """Samples labelled by the brain's win probability, ``σ(score / k)`` with ``k`` fitted to the
     rows' results."""
     k = best_scale([float(r[1]) for r in rows], [r[2] for r in rows])
@@ -119,7 +117,7 @@ def labelled_samples(rows: list[tuple[str, int, float]], levels: tuple[int, ...]
         b = Board(15, 15, 0)
         for x, y in parse_pos(moves):
             b.play(b.index(x, y), b.side)
-        f = features(b, levels)
+        f = features(b)
         if f is not None:
             out.append(Sample(f, sigmoid(score / k), b.evaluate()))
     return out
@@ -183,24 +181,20 @@ def best_scale(scores: list[float], ys: list[float]) -> float:
 
 
 def held_out(n: int) -> bool:
-    """One position in five, in blocks of 100 so that a game's positions stay mostly on one side."""
-    return (n // 100) % 5 == 4
+    """One position in five, in blocks of 200 so that a game's positions stay on one side."""
+    return (n // 200) % 5 == 4
 
 
-def fitted_weights(everything: list[Sample], levels: tuple[int, ...]) -> dict[str, object]:
+def fitted_weights(everything: list[Sample]) -> dict[str, object]:
     data = [d for n, d in enumerate(everything) if not held_out(n)]
     test = [d for n, d in enumerate(everything) if held_out(n)]
     xs = [d.features for d in data]
     ys = [d.label for d in data]
     shapes = len(SHAPES)
-    at = 2 * shapes + len(THREATS)  # the strong points' first feature
-    count = len(levels)
     zero: set[int] = set()
     while True:  # a shape can only help its owner: weights of the wrong sign are dropped, then refit
         w = fit(xs, ys, zero)
-        wrong = ({u for u in range(shapes) if w[u] < 0} | {shapes + u for u in range(shapes) if w[shapes + u] > 0}
-                 | {at + u for u in range(count) if w[at + u] < 0}
-                 | {at + count + u for u in range(count) if w[at + count + u] > 0})
+        wrong = {u for u in range(shapes) if w[u] < 0} | {shapes + u for u in range(shapes) if w[shapes + u] > 0}
         if wrong <= zero:
             break
         zero |= wrong
@@ -212,8 +206,6 @@ def fitted_weights(everything: list[Sample], levels: tuple[int, ...]) -> dict[st
         "defence": [0] + [round(-units[shapes + u] * pt.WEIGHT_SCALE) for u in range(shapes)],
         "threats": {name: round(units[2 * shapes + t]) for t, name in enumerate(THREATS)},
         "tempo": round(units[-1]),
-        "points": {"levels": list(levels), "ours": [round(units[at + u]) for u in range(count)],
-                   "theirs": [round(-units[at + count + u]) for u in range(count)]},
         "scale": round(scale, 1),
         "positions": len(data),
         "log_loss": round(log_loss(xs, ys, w), 4),
@@ -228,8 +220,6 @@ def parser() -> ArgParser:
     p = ArgParser(prog="python -m gomoku_protocol.fit", description=__doc__)
     p.add_argument("games", nargs="*", help="SGF files of finished games (c-gomoku-cli's -sgf output)")
     p.add_argument("--labels", nargs="*", default=[], help="positions labelled by a stronger brain (python -m gomoku_protocol.label)")
-    p.add_argument("--levels", type=int, nargs="*", default=list(LEVELS),
-                   help="strong-point levels (summed line values) to fit; none: no strong points")
     p.add_argument("--out", help="write the weights here as JSON (default: print them)")
     return p
 
@@ -252,12 +242,11 @@ def run(argv: list[str]) -> int:
     rows: list[tuple[str, int, float]] = []
     for name in opts.labels:
         rows += read_labels(read_text(name))
-    levels = tuple(opts.levels)
-    data = samples([g for g in games if g.size == 15 and g.rule == 0], levels)
-    data += labelled_samples(rows, levels) if rows else []
+    data = samples([g for g in games if g.size == 15 and g.rule == 0])
+    data += labelled_samples(rows) if rows else []
     if len(data) < 100:
         raise UsageError(f"only {len(data)} positions in {len(games)} games and {len(rows)} labelled: too few to fit")
-    weights = fitted_weights(data, levels)
+    weights = fitted_weights(data)
     weights["games"] = len(games)
     weights["labelled"] = len(rows)
     text = json.dumps(weights, indent=1) + "\n"

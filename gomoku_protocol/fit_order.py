@@ -9,7 +9,7 @@ the side to move and, weighted by the balanced style's defence/attack ratio, for
 A conditional logit model ``P(move) ∝ exp(value · shapes)`` is fitted by Newton's method, its
 values scaled so the largest is the open three's 150 of the hand-set table, and written as data
 with how often the brain's move was among the first ten before and after, on held-out positions
-(one in five, in blocks of 100).
+(one in five, in blocks of 200).
 
 Rerun it with::
 

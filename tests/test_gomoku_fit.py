@@ -89,13 +89,11 @@ def test_fit_to_a_brain_s_scores_predicts_held_out_positions_better(tmp_path) ->
     got = json.loads(out.read_text())
     assert got["labelled"] == 1000 and got["held_out"] > 100
     assert got["held_out_log_loss"] < got["held_out_log_loss_current"]
-    points = got["points"]
-    assert points["levels"] == list(fit.LEVELS) and min(points["ours"] + points["theirs"]) >= 0
 
 
 def test_fitted_order_values_keep_the_forcing_shapes_and_stay_non_negative(tmp_path) -> None:
     out = tmp_path / "order.json"
-    assert fit_order.main(["--out", str(out), labels_head(tmp_path, 1000)]) == 0
+    assert fit_order.main(["--out", str(out), labels_head(tmp_path, 1600)]) == 0
     got = json.loads(out.read_text())
     value = got["value"]
     assert len(value) == 11 and min(value) >= 0 and max(value[: pt.FOUR + 1]) == fit_order.TOP
