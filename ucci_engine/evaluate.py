@@ -1,5 +1,5 @@
 """Evaluation: material plus piece-square values, folded into one table per piece code, plus the
-structure terms (:func:`terms`) that the tables cannot see, weighted by the fitted
+structure terms (:func:`terms`) that the tables cannot see, all from the fitted
 :mod:`ucci_engine.weights` (``python3 -m ucci_engine.tune`` refits them).
 
 Table values are from red's point of view (black pieces negative) so the position can keep that part
@@ -13,82 +13,16 @@ from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, KNIGHT_STEPS, OWN,
     PAWN, PAWN_ATTACKERS, RAYS, ROOK, SQUARES, file_of, home_side, rank_of,
 )
-from ucci_engine.weights import MATERIAL, POSITIONAL_PERCENT, TERM_WEIGHTS
-
-# Positional tables for red, written as the board looks from red's side: the first row is rank 9.
-_KNIGHT: Final = [
-    [4, 8, 16, 12, 4, 12, 16, 8, 4],
-    [4, 10, 28, 16, 8, 16, 28, 10, 4],
-    [12, 14, 16, 20, 18, 20, 16, 14, 12],
-    [8, 24, 18, 24, 20, 24, 18, 24, 8],
-    [6, 16, 14, 18, 16, 18, 14, 16, 6],
-    [4, 12, 16, 14, 12, 14, 16, 12, 4],
-    [2, 6, 8, 6, 10, 6, 8, 6, 2],
-    [4, 2, 8, 8, 4, 8, 8, 2, 4],
-    [0, 2, 4, 4, -2, 4, 4, 2, 0],
-    [0, -4, 0, 0, 0, 0, 0, -4, 0],
-]
-_ROOK: Final = [
-    [6, 8, 7, 13, 14, 13, 7, 8, 6],
-    [6, 12, 9, 16, 33, 16, 9, 12, 6],
-    [6, 8, 7, 14, 16, 14, 7, 8, 6],
-    [6, 13, 13, 16, 16, 16, 13, 13, 6],
-    [8, 11, 11, 14, 15, 14, 11, 11, 8],
-    [8, 12, 12, 14, 15, 14, 12, 12, 8],
-    [4, 9, 4, 12, 14, 12, 4, 9, 4],
-    [-2, 8, 4, 12, 12, 12, 4, 8, -2],
-    [5, 8, 6, 12, 0, 12, 6, 8, 5],
-    [-6, 6, 4, 12, 0, 12, 4, 6, -6],
-]
-_CANNON: Final = [
-    [4, 4, 0, -5, -6, -5, 0, 4, 4],
-    [2, 2, 0, -4, -7, -4, 0, 2, 2],
-    [1, 1, 0, -5, -4, -5, 0, 1, 1],
-    [0, 3, 3, 2, 4, 2, 3, 3, 0],
-    [0, 0, 0, 0, 4, 0, 0, 0, 0],
-    [-1, 0, 3, 0, 4, 0, 3, 0, -1],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [1, 0, 4, 3, 5, 3, 4, 0, 1],
-    [0, 1, 2, 2, 2, 2, 2, 1, 0],
-    [0, 0, 1, 3, 3, 3, 1, 0, 0],
-]
-_PAWN: Final = [
-    [0, 3, 6, 9, 12, 9, 6, 3, 0],
-    [18, 36, 56, 80, 120, 80, 56, 36, 18],
-    [14, 26, 42, 60, 80, 60, 42, 26, 14],
-    [10, 20, 30, 34, 40, 34, 30, 20, 10],
-    [6, 12, 18, 18, 20, 18, 18, 12, 6],
-    [2, 0, 8, 0, 8, 0, 8, 0, 2],
-    [0, 0, -2, 0, 4, 0, -2, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-]
-_KING: Final = [[0] * 9 for _ in range(7)] + [
-    [0, 0, 0, -8, -9, -8, 0, 0, 0],
-    [0, 0, 0, -4, -4, -4, 0, 0, 0],
-    [0, 0, 0, 1, 5, 1, 0, 0, 0],
-]
-_GUARD: Final = [[0] * 9 for _ in range(7)] + [
-    [0, 0, -2, 0, 4, 0, -2, 0, 0],
-    [0, 0, 0, 0, 3, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-]
-_POSITIONAL: Final = {KING: _KING, ADVISOR: _GUARD, BISHOP: _GUARD, KNIGHT: _KNIGHT, ROOK: _ROOK, CANNON: _CANNON, PAWN: _PAWN}
+from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
 STYLES: Final = ("solid", "normal", "risky")
 # Per style: defenders' material bonus, and percent of the positional value of attackers across the river.
 _STYLE_WEIGHTS: Final = {"solid": (6, 80), "normal": (0, 100), "risky": (-4, 125)}
 
 
-def positional(kind: int, sq: int) -> int:
-    """The hand-set positional value of a red ``kind`` on ``sq`` before its fitted scaling."""
-    return _POSITIONAL[kind][9 - rank_of(sq)][file_of(sq)]
-
-
 def _red_value(kind: int, sq: int, style: str) -> int:
     guard_bonus, attack_pct = _STYLE_WEIGHTS[style]
-    place = positional(kind, sq) * POSITIONAL_PERCENT[kind] // 100
+    place = PIECE_SQUARE[kind][sq]
     if kind in (ADVISOR, BISHOP):
         return MATERIAL[kind] + place + guard_bonus
     if rank_of(sq) >= 5 and kind != KING:

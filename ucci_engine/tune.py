@@ -4,14 +4,17 @@ The recipe, each step its own subcommand:
 
 1. ``collect``: sanqi plays itself from the openings in ``data/openings.fen`` with a few thousand
    nodes a move and evaluation noise, and keeps quiet positions (not in check, no winning capture)
-   with the game's result: ``FEN;result`` lines, result 1 / 0.5 / 0 for red.
+   with the game's result: ``FEN;result`` lines, result 1 / 0.5 / 0 for red. Or ``harvest``: the
+   same lines from games already played, the PGN records ``sanqi match --records`` writes.
 2. ``label``: a stronger UCI engine (Fairy-Stockfish by default) scores each position at a fixed
    depth; the score, from red's point of view, is appended as a third field.
-3. ``fit``: a Texel-style fit. Each position's target is the labelling engine's score through a
+3. ``fit``: a Texel-style fit of material and of one value per kind and square (a square and its
+   left-right mirror share it). Each position's target is the labelling engine's score through a
    logistic curve (or the game's result when a line has no score); the scale of our own logistic
    is first fitted to the current weights, then the weights are fitted by Levenberg-Marquardt to
-   the squared error of win probabilities, pulled gently toward their current values. The result is
-   written as ``ucci_engine/weights.py``.
+   the squared error of win probabilities on nine positions in ten, pulled gently toward their
+   current values, and the tenth held out measures the gain. The result is written as
+   ``ucci_engine/weights.py``.
 """
 
 import argparse
@@ -27,9 +30,9 @@ from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from ucci_engine import weights
 from ucci_engine.bench import Peer
-from ucci_engine.evaluate import TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, positional, terms
-from ucci_engine.position import Position
-from ucci_engine.tables import BLACK, SQUARES
+from ucci_engine.evaluate import TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
+from ucci_engine.position import START_FEN, Position
+from ucci_engine.tables import BLACK, KIND_NAMES, SQUARES, file_of, rank_of
 
 DATA = Path(__file__).parent / "data"
 WEIGHTS_FILE = Path(__file__).parent / "weights.py"
@@ -38,6 +41,7 @@ LABEL_SCALE = 200.0  # the labelling engine's centipawns per logistic unit
 KINDS = range(1, 8)
 MATERIAL_KINDS = range(2, 8)
 PRIOR = 0.02  # how strongly each weight is held to its current value, per position
+RIDGE = 3e-5  # and the floor of that pull, for the weights of rarely seen squares
 
 
 # --- positions --------------------------------------------------------------------------------
@@ -91,6 +95,49 @@ def collect(out: Path, games: int, nodes: int, every: int, seed: int) -> int:
     return written
 
 
+def replay(pgn: str) -> tuple[list[str], Optional[float]]:
+    """The positions of one ICCS-notation PGN game (``sanqi match --records``) and red's result.
+
+    >>> fens, result = replay('[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\\n[Result "1/2-1/2"]\\n1. D0-D1 E9-E8 *')
+    >>> len(fens), result
+    (3, 0.5)
+    """
+    fen, result, moves = START_FEN, None, []
+    for line in pgn.splitlines():
+        if line.startswith("[FEN "):
+            fen = line.split('"')[1]
+        elif line.startswith("[Result "):
+            result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(line.split('"')[1])
+        elif not line.startswith("["):
+            moves += [word.replace("-", "").lower() for word in line.split() if len(word) == 5 and word[2] == "-"]
+    pos = Position.from_fen(fen)
+    seen = [pos.fen()]
+    for move in moves:
+        if not pos.push_name(move):
+            break
+        seen.append(pos.fen())
+    return seen, result
+
+
+def harvest(out: Path, games: list[Path], skip: int, every: int, seed: int) -> int:
+    """Append ``FEN;result`` lines of the quiet positions of recorded games, past their first ``skip``
+    plies, each board and side once, one in ``every`` kept at random; the number of lines written."""
+    rng = random.Random(seed)
+    met: set[str] = set()
+    written = 0
+    with out.open("a") as f:
+        for game in games:
+            fens, result = replay(game.read_text())
+            for fen in fens[skip:]:
+                board = " ".join(fen.split()[:2])
+                if result is None or board in met or rng.randrange(every) or not quiet(Position.from_fen(fen)):
+                    continue
+                met.add(board)
+                f.write(f"{fen};{result}\n")
+                written += 1
+    return written
+
+
 # --- labels ------------------------------------------------------------------------------------
 
 class Labeller(Peer):
@@ -129,45 +176,78 @@ def label(src: Path, out: Path, engine: str, depth: int) -> int:
     return written
 
 
-# --- the fit -----------------------------------------------------------------------------------
+# --- the fit ---------------------------------------------------------------------------------
 
-def features(pos: Position) -> list[float]:
-    """What the evaluation weighs, red less black: material counts by kind, the hand-set positional
-    sums by kind, and the structure terms. The evaluation is the dot product with :func:`start`.
+CLASSES = 50  # squares up to the left-right mirror: rank * 5 + distance from the nearer edge file
+
+
+def square_class(sq: int) -> int:
+    """The index of ``sq`` and its mirror image among a kind's fitted values.
+
+    >>> square_class(0) == square_class(8), square_class(4), square_class(89)
+    (True, 4, 45)
+    """
+    return rank_of(sq) * 5 + min(file_of(sq), 8 - file_of(sq))
+
+
+# Layout of the weight vector: material by kind, each kind's square values, the structure terms.
+SQUARE_BASE = len(MATERIAL_KINDS)
+TERM_BASE = SQUARE_BASE + len(KINDS) * CLASSES
+GROUPS = {
+    "material": range(0, SQUARE_BASE),
+    "squares": range(SQUARE_BASE, TERM_BASE),
+    "terms": range(TERM_BASE, TERM_BASE + TERM_COUNT),
+}
+# Fitted by default: the structure terms, fitted alone, lost 9-16 to the engine without them, so the
+# engine does not compute them while their weights are all 0 (see README, "Strength work").
+FITTED = ("material", "squares")
+Features = dict[int, float]
+
+
+def square_index(kind: int, sq: int) -> int:
+    return SQUARE_BASE + (kind - 1) * CLASSES + square_class(sq)
+
+
+def features(pos: Position) -> Features:
+    """What the evaluation weighs, red less black, as ``{index: count}``: material by kind, pieces by
+    kind and square, and the structure terms. The evaluation is :func:`value` with :func:`start`.
 
     >>> from ucci_engine.position import START_FEN
-    >>> len(features(Position.from_fen(START_FEN))) == len(MATERIAL_KINDS) + len(KINDS) + TERM_COUNT
-    True
+    >>> features(Position.from_fen(START_FEN))  # everything is even
+    {}
     """
-    material = [0.0] * 8
-    places = [0.0] * 8
+    x: Features = {}
     for sq in range(SQUARES):
         code = pos.board[sq]
         if code:
-            kind = code & 7
-            if code & BLACK:
-                material[kind] -= 1
-                places[kind] -= positional(kind, SQUARES - 1 - sq)
-            else:
-                material[kind] += 1
-                places[kind] += positional(kind, sq)
-    found = terms(pos.board, pos.pieces, pos.kings)
-    return [material[k] for k in MATERIAL_KINDS] + [places[k] for k in KINDS] + [float(t) for t in found]
+            kind, sign, own = code & 7, -1.0 if code & BLACK else 1.0, SQUARES - 1 - sq if code & BLACK else sq
+            for i in ((MATERIAL_KINDS.index(kind),) if kind in MATERIAL_KINDS else ()) + (square_index(kind, own),):
+                x[i] = x.get(i, 0.0) + sign
+    for t, count in enumerate(terms(pos.board, pos.pieces, pos.kings)):
+        x[TERM_BASE + t] = float(count)
+    return {i: v for i, v in x.items() if v}
+
+
+def value(w: list[float], x: Features) -> float:
+    return sum(w[i] * v for i, v in x.items())
 
 
 def start() -> list[float]:
     """The current weights in the units :func:`features` pairs them with."""
-    return ([float(weights.MATERIAL[k]) for k in MATERIAL_KINDS] + [weights.POSITIONAL_PERCENT[k] / 100 for k in KINDS]
-            + [w / TERM_SCALE for w in weights.TERM_WEIGHTS])
+    w = [float(weights.MATERIAL[k]) for k in MATERIAL_KINDS] + [0.0] * (len(KINDS) * CLASSES)
+    for kind in KINDS:
+        for sq in range(SQUARES):
+            w[square_index(kind, sq)] = float(weights.PIECE_SQUARE[kind][sq])
+    return w + [t / TERM_SCALE for t in weights.TERM_WEIGHTS]
 
 
 def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
 
 
-def read(path: Path) -> tuple[list[list[float]], list[float]]:
+def read(path: Path) -> tuple[list[Features], list[float]]:
     """Features and target win probabilities (red's) of a data file's positions."""
-    rows: list[list[float]] = []
+    rows: list[Features] = []
     targets: list[float] = []
     for line in path.read_text().splitlines():
         fields = line.split(";")
@@ -181,14 +261,14 @@ def read(path: Path) -> tuple[list[list[float]], list[float]]:
     return rows, targets
 
 
-def loss(rows: list[list[float]], targets: list[float], w: list[float], k: float) -> float:
+def loss(rows: list[Features], targets: list[float], w: list[float], k: float) -> float:
     total = 0.0
     for x, t in zip(rows, targets):
-        total += (sigmoid(sum(a * b for a, b in zip(w, x)) / k) - t) ** 2
+        total += (sigmoid(value(w, x) / k) - t) ** 2
     return total / max(1, len(rows))
 
 
-def fit_scale(rows: list[list[float]], targets: list[float], w: list[float]) -> float:
+def fit_scale(rows: list[Features], targets: list[float], w: list[float]) -> float:
     """The logistic scale that makes the weights ``w`` predict the targets best (golden section)."""
     lo, hi = 10.0, 2000.0
     ratio = (math.sqrt(5) - 1) / 2
@@ -201,63 +281,58 @@ def fit_scale(rows: list[list[float]], targets: list[float], w: list[float]) -> 
     return (lo + hi) / 2
 
 
-GROUPS = {
-    "material": range(0, len(MATERIAL_KINDS)),
-    "positional": range(len(MATERIAL_KINDS), len(MATERIAL_KINDS) + len(KINDS)),
-    "terms": range(len(MATERIAL_KINDS) + len(KINDS), len(MATERIAL_KINDS) + len(KINDS) + TERM_COUNT),
-}
-# Fitted by default: the structure terms, fitted alone, lost 9-16 to the engine without them, so the
-# engine does not compute them while their weights are all 0 (see README, "Strength work").
-FITTED = ("material", "positional")
-
-
-def fit(rows: list[list[float]], targets: list[float], w0: list[float], k: float, rounds: int = 30,
+def fit(rows: list[Features], targets: list[float], w0: list[float], k: float, rounds: int = 12,
         fixed: tuple[str, ...] = ()) -> list[float]:
     """Levenberg-Marquardt on the squared probability error plus a pull toward ``w0``; the weights
-    of the ``fixed`` groups (see :data:`GROUPS`) keep their values.
+    of the ``fixed`` groups (see :data:`GROUPS`) and those no position uses keep their values.
 
-    Each weight's pull is scaled by how much its feature varies, so rarely seen terms stay put.
+    Each weight's pull is a part proportional to how much its feature varies plus a floor, so a
+    square few positions show stays near its old value.
     """
-    n = len(w0)
     held = {i for name in fixed for i in GROUPS[name]}
+    free = sorted({i for x in rows for i in x} - held)
+    at = {i: n for n, i in enumerate(free)}
     count = max(1, len(rows))
-    spread = [max(1e-6, sum(x[i] * x[i] for x in rows) / count) for i in range(n)]
+    spread = [0.0] * len(free)
+    for x in rows:
+        for i, v in x.items():
+            if i in at:
+                spread[at[i]] += v * v / count
+    pull = [(PRIOR * s / 4 + RIDGE) / (k * k) for s in spread]
     w = w0[:]
 
     def objective(v: list[float]) -> float:
-        pull = sum(PRIOR * spread[i] * (v[i] - w0[i]) ** 2 for i in range(n)) / (k * k)
-        return loss(rows, targets, v, k) + pull * 0.25
+        return loss(rows, targets, v, k) + sum(p * (v[i] - w0[i]) ** 2 for p, i in zip(pull, free))
 
     current = objective(w)
     damping = 1e-3
+    n = len(free)
     for _ in range(rounds):
         jtj = [[0.0] * n for _ in range(n)]
         jtr = [0.0] * n
         for x, t in zip(rows, targets):
-            p = sigmoid(sum(a * b for a, b in zip(w, x)) / k)
+            p = sigmoid(value(w, x) / k)
             g = p * (1 - p) / k
             r = p - t
-            for i in range(n):
-                gi = g * x[i]
-                if gi:
-                    jtr[i] += gi * r
-                    row = jtj[i]
-                    for j in range(n):
-                        row[j] += gi * g * x[j]
-        for i in range(n):
-            jtr[i] = jtr[i] / count + PRIOR * spread[i] * (w[i] - w0[i]) / (4 * k * k)
-            for j in range(n):
-                jtj[i][j] = 0.0 if i in held or j in held else jtj[i][j] / count
-            jtj[i][i] += PRIOR * spread[i] / (4 * k * k)
-            if i in held:
-                jtr[i] = 0.0
+            used = [(at[i], g * v) for i, v in x.items() if i in at]
+            for a, ga in used:
+                jtr[a] += ga * r
+                row = jtj[a]
+                for b, gb in used:
+                    row[b] += ga * gb
+        for a, i in enumerate(free):
+            jtr[a] = jtr[a] / count + pull[a] * (w[i] - w0[i])
+            jtj[a] = [v / count for v in jtj[a]]
+            jtj[a][a] += pull[a]
         while damping < 1e6:
-            a = [[jtj[i][j] + (damping * jtj[i][i] if i == j else 0.0) for j in range(n)] for i in range(n)]
-            step = solve(a, [-v for v in jtr])
-            trial = [w[i] + step[i] for i in range(n)]
-            value = objective(trial)
-            if value < current:
-                w, current = trial, value
+            m = [[v + (damping * row[a] if a == b else 0.0) for b, v in enumerate(row)] for a, row in enumerate(jtj)]
+            step = solve(m, [-v for v in jtr])
+            trial = w[:]
+            for a, i in enumerate(free):
+                trial[i] += step[a]
+            score = objective(trial)
+            if score < current:
+                w, current = trial, score
                 damping = max(1e-7, damping / 3)
                 break
             damping *= 4
@@ -268,34 +343,47 @@ def fit(rows: list[list[float]], targets: list[float], w0: list[float], k: float
 
 def render(w: list[float]) -> str:
     """The text of weights.py for the fitted weights ``w``."""
-    material = [0, 0] + [round(v) for v in w[: len(MATERIAL_KINDS)]]
-    percent = [0] + [max(0, round(v * 100)) for v in w[len(MATERIAL_KINDS): len(MATERIAL_KINDS) + len(KINDS)]]
-    term_weights = [round(v * TERM_SCALE) for v in w[len(MATERIAL_KINDS) + len(KINDS):]]
+    material = [0, 0] + [round(v) for v in w[:SQUARE_BASE]]
+    tables = "\n".join(
+        f"    # {KIND_NAMES[kind]}\n    [\n"
+        + "".join("        " + ", ".join(f"{round(w[square_index(kind, r * 9 + f)]):3d}" for f in range(9)) + ",\n"
+                  for r in range(10))
+        + "    ],"
+        for kind in KINDS)
+    term_weights = [round(v * TERM_SCALE) for v in w[TERM_BASE:]]
     named = "\n".join(f"#   {name}: {value}" for name, value in zip(TERM_NAMES, term_weights))
     return (
         '"""Evaluation weights fitted by ``python3 -m ucci_engine.tune fit`` (a generated file: refit, do not edit)."""\n\n'
         "from typing import Final\n\n"
         "# Material by kind (index: 1 king, 2 advisor, 3 elephant, 4 horse, 5 rook, 6 cannon, 7 pawn).\n"
         f"MATERIAL: Final = {material}\n"
-        "# Percent of the hand-set piece-square values each kind keeps.\n"
-        f"POSITIONAL_PERCENT: Final = {percent}\n"
+        "# PIECE_SQUARE[kind][sq]: what a red piece adds to its material on ``sq`` (rank * 9 + file, one\n"
+        "# line a rank from red's back rank up); a black piece counts the mirrored square 89 - sq.\n"
+        f"PIECE_SQUARE: Final = [\n    [0] * 90,\n{tables}\n]\n"
         "# Structure terms (ucci_engine.evaluate.TERM_NAMES), sixteenths of a unit:\n"
         f"{named}\n"
         f"TERM_WEIGHTS: Final = {term_weights}\n"
     )
 
 
-def run_fit(data: Path, out: Path, rounds: int, fixed: tuple[str, ...] = ()) -> tuple[float, float]:
-    """Fit the weights to ``data`` and write them to ``out``; the loss before and after."""
+def run_fit(data: Path, out: Path, rounds: int, fixed: tuple[str, ...] = (), seed: int = 1) -> tuple[float, float, float, float]:
+    """Fit the weights to nine tenths of ``data`` and write them to ``out``; the loss before and after
+    on those positions, then on the tenth held out."""
     rows, targets = read(data)
+    held_out = set(random.Random(seed).sample(range(len(rows)), len(rows) // 10))
+    train = [n for n in range(len(rows)) if n not in held_out]
+    test = sorted(held_out)
+    train_rows, train_targets = [rows[n] for n in train], [targets[n] for n in train]
+    test_rows, test_targets = [rows[n] for n in test], [targets[n] for n in test]
     w0 = start()
-    k = fit_scale(rows, targets, w0)
-    before = loss(rows, targets, w0, k)
-    w = fit(rows, targets, w0, k, rounds, fixed)
-    after = loss(rows, targets, w, k)
+    k = fit_scale(train_rows, train_targets, w0)
+    w = fit(train_rows, train_targets, w0, k, rounds, fixed)
     out.write_text(render(w))
-    print(f"{len(rows)} positions, logistic scale {k:.1f}: loss {before:.5f} -> {after:.5f}", file=sys.stderr)
-    return before, after
+    losses = (loss(train_rows, train_targets, w0, k), loss(train_rows, train_targets, w, k),
+              loss(test_rows, test_targets, w0, k), loss(test_rows, test_targets, w, k))
+    print(f"{len(train)} positions fitted, {len(test)} held out, logistic scale {k:.1f}: loss {losses[0]:.5f} -> "
+          f"{losses[1]:.5f}, held out {losses[2]:.5f} -> {losses[3]:.5f}", file=sys.stderr)
+    return losses
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -307,13 +395,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         p.add_argument("--nodes", type=int, default=3000, help="nodes a move in self-play")
         p.add_argument("--every", type=int, default=3, help="keep one quiet position in this many")
         p.add_argument("--seed", type=int, default=1)
+    harvesting = sub.add_parser("harvest")
+    harvesting.add_argument("--records", type=Path, nargs="+", required=True, help="PGN files of played games")
+    harvesting.add_argument("--skip", type=int, default=8, help="opening plies left out")
+    harvesting.add_argument("--every", type=int, default=1, help="keep one quiet position in this many")
+    harvesting.add_argument("--seed", type=int, default=1)
     for name in ("label", "run"):
         p = sub.choices[name] if name in sub.choices else sub.add_parser(name)
         p.add_argument("--engine", default=FAIRY_STOCKFISH)
         p.add_argument("--depth", type=int, default=10)
     for name in ("fit", "run"):
         p = sub.choices[name] if name in sub.choices else sub.add_parser(name)
-        p.add_argument("--rounds", type=int, default=30)
+        p.add_argument("--rounds", type=int, default=12)
         p.add_argument("--weights", type=Path, default=WEIGHTS_FILE)
         p.add_argument("--groups", nargs="+", choices=sorted(GROUPS), default=list(FITTED),
                        help=f"the weight groups to fit; the others keep their values (default: {' '.join(FITTED)})")
@@ -323,6 +416,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     labelled = args.data.with_name(args.data.name + ".labelled")
     if args.step in ("collect", "run"):
         collect(args.data, args.games, args.nodes, args.every, args.seed)
+    if args.step == "harvest":
+        harvest(args.data, args.records, args.skip, args.every, args.seed)
     if args.step in ("label", "run"):
         label(args.data, labelled, args.engine, args.depth)
     if args.step in ("fit", "run"):
