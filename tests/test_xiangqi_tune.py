@@ -54,3 +54,14 @@ def test_the_shipped_weights_are_what_the_tuner_reads_back() -> None:
     from ucci_engine.tune import render
 
     assert render(start()) == (Path(weights.__file__)).read_text()
+
+
+def test_harvesting_played_games_keeps_each_quiet_position_once(tmp_path) -> None:
+    from ucci_engine.tune import harvest, quiet
+
+    game = tmp_path / "game.pgn"
+    game.write_text('[Result "1-0"]\n\n1. H2-E2 H9-G7\n2. H0-G2 I9-H9\n3. I0-H0 B9-C7\n')
+    out = tmp_path / "positions.txt"
+    assert harvest(out, [game, game], skip=2, every=1, seed=1) == 5  # plies 2 to 6, the second copy adds none
+    lines = out.read_text().splitlines()
+    assert all(line.endswith(";1.0") and quiet(Position.from_fen(line.split(";")[0])) for line in lines)
