@@ -12,6 +12,8 @@ Rerun it with::
 
     python -m gomoku_protocol.label --brain ~/.cache/sanqi-peers/bin/pbrain-rapfi \\
         --out labels.txt games1.sgf games2.sgf
+
+``--skip old.txt.gz`` leaves out the positions an earlier run labelled, to extend its file.
 """
 
 import re
@@ -102,6 +104,7 @@ def parser() -> ArgParser:
     p.add_argument("--depth", type=positive_int, default=10, help="its INFO max_depth")
     p.add_argument("--turn-ms", type=positive_int, default=300, help="its INFO timeout_turn")
     p.add_argument("--out", required=True, help="write the labelled positions here")
+    p.add_argument("--skip", nargs="*", default=[], help="label files whose positions are not sent again")
     return p
 
 
@@ -110,9 +113,10 @@ def run(argv: list[str]) -> int:
     games: list[SgfGame] = []
     for name in opts.games:
         games += read_sgf_games(read_text(name))
-    todo = positions(games)
+    done = {line.split(maxsplit=1)[0] for name in opts.skip for line in read_text(name).splitlines() if line.strip()}
+    todo = [p for p in positions(games) if p[0] not in done]
     brain = Brain(opts.brain, opts.depth, opts.turn_ms)
-    with open(opts.out, "w", encoding="utf-8") as out:
+    with open(opts.out, "w", encoding="utf-8", buffering=1) as out:  # a stopped run keeps every line
         for n, (moves, result) in enumerate(todo):
             score, move = brain.score(moves)
             if score is not None:
