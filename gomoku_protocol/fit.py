@@ -108,15 +108,21 @@ def read_labels(text: str) -> list[tuple[str, int, float]]:
     return out
 
 
+def board_of(moves: str) -> Board:
+    """The 15×15 freestyle board after ``moves`` (``h8i9`` notation), the side to move next."""
+    b = Board(15, 15, 0)
+    for x, y in parse_pos(moves):
+        b.play(b.index(x, y), b.side)
+    return b
+
+
 def labelled_samples(rows: list[tuple[str, int, float]]) -> list[Sample]:
     """Samples labelled by the brain's win probability, ``σ(score / k)`` with ``k`` fitted to the
     rows' results."""
     k = best_scale([float(r[1]) for r in rows], [r[2] for r in rows])
     out: list[Sample] = []
     for moves, score, _ in rows:
-        b = Board(15, 15, 0)
-        for x, y in parse_pos(moves):
-            b.play(b.index(x, y), b.side)
+        b = board_of(moves)
         f = features(b)
         if f is not None:
             out.append(Sample(f, sigmoid(score / k), b.evaluate()))
@@ -234,6 +240,14 @@ def read_text(name: str) -> str:
         raise UsageError(f"cannot read {name!r}: {exc}") from None
 
 
+def write_table(table: dict[str, object], out: Optional[str]) -> None:
+    """Print a fitted table as JSON, and write it to ``out`` too when given."""
+    text = json.dumps(table, indent=1) + "\n"
+    if out:
+        pathlib.Path(out).write_text(text)
+    sys.stdout.write(text)
+
+
 def run(argv: list[str]) -> int:
     opts = parser().parse_args(argv)
     games: list[SgfGame] = []
@@ -249,10 +263,7 @@ def run(argv: list[str]) -> int:
     weights = fitted_weights(data)
     weights["games"] = len(games)
     weights["labelled"] = len(rows)
-    text = json.dumps(weights, indent=1) + "\n"
-    if opts.out:
-        pathlib.Path(opts.out).write_text(text)
-    sys.stdout.write(text)
+    write_table(weights, opts.out)
     return 0
 
 

@@ -7,7 +7,7 @@ answer) whose labelled move is a plain candidate (no four or double threat there
 choice among its candidates, each described by how many of its four lines make each shape for
 the side to move and, weighted by the balanced style's defence/attack ratio, for the opponent.
 A conditional logit model ``P(move) ∝ exp(value · shapes)`` is fitted by Newton's method, its
-values scaled so the largest is the open three's 150 of the hand-set table, and written as data
+values scaled so the largest is 150 (the four's value in the hand-set table), and written as data
 with how often the brain's move was among the first ten before and after, on held-out positions
 (one in five, in blocks of 200).
 
@@ -17,9 +17,7 @@ Rerun it with::
         tests/data/gomoku/rapfi_labels.txt
 """
 
-import json
 import math
-import pathlib
 import sys
 from typing import Optional
 
@@ -27,7 +25,7 @@ from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import threat_level
-from gomoku_protocol.fit import held_out, read_text
+from gomoku_protocol.fit import board_of, held_out, read_text, write_table
 from gomoku_protocol.position import QUIET_MOVES, STYLES, Board, cell_bonus
 from gomoku_protocol.record import parse_pos
 
@@ -57,9 +55,7 @@ def point_shapes(b: Board, i: int) -> list[float]:
 
 def choice(moves: str, move: str) -> Optional[Choice]:
     """The sample of one labelled position, or None if it is not a quiet choice."""
-    b = Board(15, 15, 0)
-    for x, y in parse_pos(moves):
-        b.play(b.index(x, y), b.side)
+    b = board_of(moves)
     s = b.side
     o = 3 - s
     if b.fives[s] or b.fives[o] or b.threatening(o) or threat_level(b, o) == 1:
@@ -141,10 +137,7 @@ def run(argv: list[str]) -> int:
                     data.append(c)
     if len(data) < 100:
         raise UsageError(f"only {len(data)} quiet positions with a brain's move: too few to fit")
-    text = json.dumps(fitted_values(data), indent=1) + "\n"
-    if opts.out:
-        pathlib.Path(opts.out).write_text(text)
-    sys.stdout.write(text)
+    write_table(fitted_values(data), opts.out)
     return 0
 
 
