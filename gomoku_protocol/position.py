@@ -1,12 +1,15 @@
 """The gomoku board: stones, incremental line patterns, hashing, and the shared search's interface.
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
-neighbours are always valid indices. Moves are grid indices. Each (direction, point) has one int
-in ``lines``: its 20-bit key (the ten neighbours), an "occupied" bit and both colours' shapes, so
-a stone moves the forty keys around it by one addition each, with one list read and one write;
-each changed key of an empty point is read from a flat table of both colours' shapes (one list
-index, no hashing), and a changed shape moves the point's packed score and counters (both
-colours in one int each) by one more table look-up. The threat sets (points that
+neighbours are always valid indices. Moves are grid indices. Every line of the board (a row, a
+column, a diagonal) is one int, two bits a cell (a cell's bits sit at twice its column on a row, at
+twice its row on the other lines), held by a small native object that a stone updates in place: a
+stone changes four ints, not a key per neighbour. The 20-bit key of a point's ten neighbours on a
+line is a shift and a mask of that int; a flat table gives both colours' shapes for a key (one list
+index, no hashing), so the shapes a stone changes are found by reading the table at each
+neighbour's old and new key. A changed shape moves the point's packed score and counters (both
+colours in one int each, fields of the point's native object) and the board's totals by one look-up
+of a native object holding the four deltas for the (old, new) pair. The threat sets (points that
 make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
 same steps.
 
@@ -32,9 +35,7 @@ MIN_SIZE: Final = 5
 MAX_SIZE: Final = 22
 KEY_SPACE: Final = 1 << 20  # line keys: ten neighbours, two bits each
 UNKNOWN: Final = 255  # a key not classified yet (shapes pack into 0..170)
-SHAPES: Final = 255  # a line entry: both shapes in the low byte,
-OCCUPIED: Final = 256  # the point's own stone (or edge) above them,
-KEY_SHIFT: Final = 9  # and the neighbours' key above that
+WINDOW: Final = (1 << 22) - 1  # eleven cells of a line int: a point and five neighbours each side
 SCORE_SHIFT: Final = 32  # white's score above black's in one int
 COUNT_SHIFT: Final = 24  # white's counters above black's in one int
 LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
@@ -70,25 +71,67 @@ def _pair_table(kb: int, kw: int, renju: bool) -> list[int]:
     return t
 
 
-def _deltas(per_shape: list[int], shift: int) -> list[int]:
-    """For every (old, new) pair of packed shapes, the change of both colours' packed sums."""
-    out = [0] * (256 * 256)
-    for old in range(171):
-        for new in range(171):
-            black = per_shape[new & 15] - per_shape[old & 15]
-            white = per_shape[new >> 4] - per_shape[old >> 4]
-            out[(old << 8) | new] = black + (white << shift)
-    return out
+class Line:
+    """One line of the board (row, column or diagonal): two bits a cell, updated in place."""
+
+    def __init__(self) -> None:
+        self.cells = 0
+
+
+class Spot:
+    """One point's packed sums: both colours' shape values and both colours' counters."""
+
+    def __init__(self) -> None:
+        self.score = 0
+        self.count = 0
+
+
+class Delta:
+    """What a line of a point going from one pair of packed shapes to another changes: the
+    point's packed values and counters, and the board's packed attack and defence totals."""
+
+    def __init__(self, score: int, attack: int, defence: int, count: int) -> None:
+        self.score = score
+        self.attack = attack
+        self.defence = defence
+        self.count = count
+
+
+def _both(per_shape: list[int], old: int, new: int, shift: int) -> int:
+    """The change of both colours' packed sums of ``per_shape`` from packed shapes ``old`` to ``new``."""
+    black = per_shape[new & 15] - per_shape[old & 15]
+    white = per_shape[new >> 4] - per_shape[old >> 4]
+    return black + (white << shift)
 
 
 def _padded(values: list[int]) -> list[int]:
     return values + [0] * (16 - len(values))
 
 
-SCORE_DELTA: Final = _deltas(_padded(pt.VALUE), SCORE_SHIFT)
-ATTACK_DELTA: Final = _deltas(_padded(ATTACK), SCORE_SHIFT)
-DEFENCE_DELTA: Final = _deltas(_padded(DEFENCE), SCORE_SHIFT)
-COUNT_DELTA: Final = _deltas(_padded(pt.COUNT), COUNT_SHIFT)
+def _deltas() -> list[Delta]:
+    """The Delta of every (old, new) pair of packed shapes, indexed by ``old << 8 | new``."""
+    value, attack, defence, count = _padded(pt.VALUE), _padded(ATTACK), _padded(DEFENCE), _padded(pt.COUNT)
+    none = Delta(0, 0, 0, 0)
+    out = [none] * (256 * 256)
+    for old in range(171):
+        for new in range(171):
+            if old != new:
+                out[(old << 8) | new] = Delta(
+                    _both(value, old, new, SCORE_SHIFT),
+                    _both(attack, old, new, SCORE_SHIFT),
+                    _both(defence, old, new, SCORE_SHIFT),
+                    _both(count, old, new, COUNT_SHIFT),
+                )
+    return out
+
+
+DELTAS: Final = _deltas()
+
+
+def line_key(cells: int, t: int) -> int:
+    """The 20-bit key of the ten neighbours of the cell at ``t`` (t >= 5) of a line int."""
+    w = (cells >> (2 * t - 10)) & WINDOW
+    return (w & 1023) | ((w >> 12) << 10)
 
 
 def cell_bonus(c: int) -> int:
@@ -132,11 +175,12 @@ class Board(SearchPosition):
                 self.points.append(i)
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
-        # key << KEY_SHIFT | OCCUPIED | black's shape | white's shape << 4, per line of a point
-        self.lines: list[int] = [OCCUPIED] * (4 * n)
         self.pairs: list[int] = _pair_table(kb, kw, renju)
-        self.counts2: list[int] = [0] * n  # both colours' counters per point (pt.COUNT fields)
-        self.scores2: list[int] = [0] * n  # both colours' summed shape values per point
+        # per point: both colours' summed shape values and counters (pt.COUNT fields)
+        self.spots: list[Spot] = [Spot() for _ in range(n)]
+        # the line through each point in each direction (d * n + i), and the lines themselves
+        self.line_of: list[Line] = []
+        self.lines: list[Line] = []
         self.attack2 = 0  # both colours' fitted attack weights summed over the board
         self.defence2 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
@@ -158,15 +202,28 @@ class Board(SearchPosition):
         self.root_moves: list[int] = []
         self.root_stones = -1
         self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
+        self._build_lines()
         for i in self.points:
             for d in range(4):
-                step = self.dirs[d]
-                key = 0
-                for k in range(1, 6):
-                    key |= self.cells[i - k * step] << (2 * (5 - k))
-                    key |= self.cells[i + k * step] << (2 * (4 + k))
-                self.lines[d * n + i] = key << KEY_SHIFT
-                self._reshape(d, i)
+                both = self._shapes(d, i)
+                if both:
+                    self._store(i, 0, both)
+
+    def _build_lines(self) -> None:
+        """One Line per row, column and diagonal of the padded grid, holding its cells."""
+        s = self.stride
+        by_id: dict[tuple[int, int], Line] = {}
+        for d in range(4):
+            for i in range(self.n):
+                y, x = divmod(i, s)
+                ident = (d, (y, x, x - y, x + y)[d])
+                line = by_id.get(ident)
+                if line is None:
+                    line = Line()
+                    by_id[ident] = line
+                    self.lines.append(line)
+                line.cells |= self.cells[i] << self.shift(d, i)
+                self.line_of.append(line)
 
     # --- coordinates ---------------------------------------------------------------------------
 
@@ -184,6 +241,10 @@ class Board(SearchPosition):
         x, y = self.xy(i)
         return f"{chr(97 + x)}{y + 1}"
 
+    def shift(self, d: int, i: int) -> int:
+        """Where point ``i``'s two bits sit in its line int along direction ``d``."""
+        return 2 * (i % self.stride) if d == 0 else 2 * (i // self.stride)
+
     def restrict_root(self, moves: list[int]) -> None:
         """Make :meth:`moves` return exactly ``moves`` in the current position (empty: no limit)."""
         self.root_moves = list(moves)
@@ -199,12 +260,12 @@ class Board(SearchPosition):
 
     def count(self, color: int, i: int) -> int:
         """``color``'s shape counters at ``i`` (pt.COUNT fields: fives, open fours, fours, …)."""
-        c = self.counts2[i]
+        c = self.spots[i].count
         return c & LOW_COUNT if color == BLACK else c >> COUNT_SHIFT
 
     def score(self, color: int, i: int) -> int:
         """``color``'s summed line-shape values at ``i``."""
-        v = self.scores2[i]
+        v = self.spots[i].score
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
     def attack_total(self, color: int) -> int:
@@ -220,17 +281,16 @@ class Board(SearchPosition):
     def _store(self, i: int, old: int, new: int) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
         counters."""
-        pair = (old << 8) | new
-        # Spelled out, not ``+=``: mypyc compiles an augmented list item to generic object addition.
-        score: int = self.scores2[i] + SCORE_DELTA[pair]
-        self.scores2[i] = score
-        self.attack2 += ATTACK_DELTA[pair]
-        self.defence2 += DEFENCE_DELTA[pair]
-        dc = COUNT_DELTA[pair]
+        dl = DELTAS[(old << 8) | new]
+        sp = self.spots[i]
+        sp.score += dl.score
+        self.attack2 += dl.attack
+        self.defence2 += dl.defence
+        dc = dl.count
         if dc:
-            oc = self.counts2[i]
+            oc = sp.count
             nc = oc + dc
-            self.counts2[i] = nc
+            sp.count = nc
             if (oc ^ nc) & THREAT_BITS:
                 self._regroup(BLACK, i, oc & LOW_COUNT, nc & LOW_COUNT)
                 self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
@@ -258,76 +318,66 @@ class Board(SearchPosition):
         self.pairs[key] = both
         return both
 
-    def _reshape(self, d: int, i: int) -> None:
-        """Read the shapes of line ``d`` of the now empty point ``i`` from its key."""
-        j = d * self.n + i
-        v = self.lines[j]
-        key = v >> KEY_SHIFT
+    def _shapes(self, d: int, i: int) -> int:
+        """Both colours' shapes (black | white << 4) along direction ``d`` at the empty point ``i``."""
+        key = line_key(self.line_of[d * self.n + i].cells, self.shift(d, i) >> 1)
         both = self.pairs[key]
         if both == UNKNOWN:
             both = self._pair(key)
-        self.lines[j] = (key << KEY_SHIFT) | both
-        if both != v & SHAPES:
-            self._store(i, v & SHAPES, both)
-
-    def _occupy(self, d: int, i: int) -> None:
-        """Line ``d`` of point ``i`` now holds a stone: it makes no shape."""
-        j = d * self.n + i
-        v = self.lines[j]
-        old = v & SHAPES
-        self.lines[j] = (v - old) | OCCUPIED
-        if old:
-            self._store(i, old, 0)
+        return both
 
     def shape(self, color: int, d: int, i: int) -> int:
         """The line shape ``color`` makes along direction ``d`` by playing the empty point ``i``."""
-        p = self.lines[d * self.n + i] & SHAPES
+        if self.cells[i] != EMPTY:
+            return 0
+        p = self._shapes(d, i)
         return p & 15 if color == BLACK else p >> 4
 
-    def _relines(self, i: int, delta: int) -> None:
-        """Add ``delta`` (a colour, negated to take it away) at ``i`` to the keys of the forty
-        points around it, and re-read the shapes of the empty ones (inlined: the hottest loop)."""
-        lines = self.lines
+    def _relines(self, i: int, color: int, sign: int) -> None:
+        """Put (``sign`` 1) or take away (-1) ``color`` at ``i`` in its four lines, and move the
+        shapes of the empty points around it that changed (the hottest loop)."""
         pairs = self.pairs
         n = self.n
+        s = self.stride
+        y = i // s
+        x = i - y * s
         for d in range(4):
             step = self.dirs[d]
-            base = d * n
-            for k in range(1, 6):
-                q = i - k * step
-                j = base + q
-                v = lines[j] + (delta << (KEY_SHIFT + 8 + 2 * k))
-                if not v & OCCUPIED:
-                    key = v >> KEY_SHIFT
-                    both = pairs[key]
-                    if both == UNKNOWN:
-                        both = self._pair(key)
-                    old = v & SHAPES
-                    if both != old:
-                        v += both - old
-                        self._store(q, old, both)
-                lines[j] = v
-                q = i + k * step
-                j = base + q
-                v = lines[j] + (delta << (KEY_SHIFT + 10 - 2 * k))
-                if not v & OCCUPIED:
-                    key = v >> KEY_SHIFT
-                    both = pairs[key]
-                    if both == UNKNOWN:
-                        both = self._pair(key)
-                    old = v & SHAPES
-                    if both != old:
-                        v += both - old
-                        self._store(q, old, both)
-                lines[j] = v
+            t = x if d == 0 else y
+            line = self.line_of[d * n + i]
+            old = line.cells
+            new = old + ((sign * color) << (2 * t))
+            line.cells = new
+            # the point itself: its lines make nothing while it holds a stone
+            key = line_key(old, t)
+            both = pairs[key]
+            if both == UNKNOWN:
+                both = self._pair(key)
+            if both:
+                if sign > 0:
+                    self._store(i, both, 0)
+                else:
+                    self._store(i, 0, both)
+            for k in range(-5, 6):
+                u = t + k
+                if k == 0 or (new >> (2 * u)) & 3:
+                    continue  # the stone itself, another stone or the edge
+                key = line_key(old, u)
+                was = pairs[key]
+                if was == UNKNOWN:
+                    was = self._pair(key)
+                key = line_key(new, u)
+                now = pairs[key]
+                if now == UNKNOWN:
+                    now = self._pair(key)
+                if was != now:
+                    self._store(i + k * step, was, now)
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
         cells = self.cells
         cells[i] = color
-        for d in range(4):
-            self._occupy(d, i)
-        self._relines(i, color)
+        self._relines(i, color, 1)
         near = self.near
         for r in self.ring:
             q = i + r
@@ -344,7 +394,7 @@ class Board(SearchPosition):
         color = cells[i]
         cells[i] = EMPTY
         n = self.n
-        self._relines(i, -color)
+        self._relines(i, color, -1)
         near = self.near
         for r in self.ring:
             q = i + r
@@ -352,8 +402,6 @@ class Board(SearchPosition):
             near[q] = c
             if c == 0:
                 self.cand.discard(q)
-        for d in range(4):
-            self._reshape(d, i)
         if near[i] > 0:
             self.cand.add(i)
         self.hash ^= self.zob[color * n + i]
@@ -363,7 +411,7 @@ class Board(SearchPosition):
 
     def maybe_forbidden(self, i: int) -> bool:
         """Whether black's move on ``i`` needs the full forbidden test (the tables can't clear it)."""
-        c = self.counts2[i] & LOW_COUNT
+        c = self.spots[i].count & LOW_COUNT
         return (c & 15) == 0 and (pt.overline_count(c) > 0 or pt.four_count(c) >= 2 or pt.three_count(c) >= 2)
 
     def forbidden(self, i: int) -> int:
