@@ -333,51 +333,56 @@ class Board(SearchPosition):
         p = self._shapes(d, i)
         return p & 15 if color == BLACK else p >> 4
 
-    def _relines(self, i: int, color: int, sign: int) -> None:
-        """Put (``sign`` 1) or take away (-1) ``color`` at ``i`` in its four lines, and move the
-        shapes of the empty points around it that changed (the hottest loop)."""
+    def _relines(self, i: int, color: int, put: bool) -> None:
+        """Put (``put``) or take away ``color`` at ``i`` in its four lines, and move the shapes of
+        the empty points around it that changed (the hottest loop: keys are read inline, and no
+        product has a negative factor, which compiled code would hand to generic multiplication)."""
         pairs = self.pairs
         n = self.n
-        s = self.stride
-        y = i // s
-        x = i - y * s
+        y = i // self.stride
+        x = i - y * self.stride
         for d in range(4):
             step = self.dirs[d]
             t = x if d == 0 else y
             line = self.line_of[d * n + i]
             old = line.cells
-            new = old + ((sign * color) << (2 * t))
+            stone = color << (2 * t)
+            new = old + stone if put else old - stone
             line.cells = new
             # the point itself: its lines make nothing while it holds a stone
-            key = line_key(old, t)
+            w = (old >> (2 * t - 10)) & WINDOW
+            key = (w & 1023) | ((w >> 12) << 10)
             both = pairs[key]
             if both == UNKNOWN:
                 both = self._pair(key)
             if both:
-                if sign > 0:
+                if put:
                     self._store(i, both, 0)
                 else:
                     self._store(i, 0, both)
-            for k in range(-5, 6):
-                u = t + k
-                if k == 0 or (new >> (2 * u)) & 3:
-                    continue  # the stone itself, another stone or the edge
-                key = line_key(old, u)
-                was = pairs[key]
-                if was == UNKNOWN:
-                    was = self._pair(key)
-                key = line_key(new, u)
-                now = pairs[key]
-                if now == UNKNOWN:
-                    now = self._pair(key)
-                if was != now:
-                    self._store(i + k * step, was, now)
+            q = i - 5 * step
+            for u in range(t - 5, t + 6):
+                if u != t and not (new >> (2 * u)) & 3:  # not the stone, another stone or the edge
+                    w = (old >> (2 * u - 10)) & WINDOW
+                    key = (w & 1023) | ((w >> 12) << 10)
+                    was = pairs[key]
+                    if was == UNKNOWN:
+                        was = self._pair(key)
+                    # the stone's cell in this neighbour's key: slots 0..4 before it, 5..9 after
+                    bump = color << (2 * (t - u + 4 if u < t else t - u + 5))
+                    key = key + bump if put else key - bump
+                    now = pairs[key]
+                    if now == UNKNOWN:
+                        now = self._pair(key)
+                    if was != now:
+                        self._store(q, was, now)
+                q += step
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
         cells = self.cells
         cells[i] = color
-        self._relines(i, color, 1)
+        self._relines(i, color, True)
         near = self.near
         for r in self.ring:
             q = i + r
@@ -394,7 +399,7 @@ class Board(SearchPosition):
         color = cells[i]
         cells[i] = EMPTY
         n = self.n
-        self._relines(i, color, -1)
+        self._relines(i, color, False)
         near = self.near
         for r in self.ring:
             q = i + r
@@ -498,9 +503,22 @@ class Board(SearchPosition):
 
     def order_score(self, i: int, color: int) -> int:
         """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
-        o = 3 - color
-        own = self.score(color, i) + cell_bonus(self.count(color, i))
-        opp = self.score(o, i) + cell_bonus(self.count(o, i))
+        sp = self.spots[i]
+        v = sp.score
+        c = sp.count
+        if color == BLACK:
+            own = v & LOW_SCORE
+            opp = v >> SCORE_SHIFT
+        else:
+            own = v >> SCORE_SHIFT
+            opp = v & LOW_SCORE
+        if c:  # a point without fours or threes for either colour gets no bonus
+            if color == BLACK:
+                own += cell_bonus(c & LOW_COUNT)
+                opp += cell_bonus(c >> COUNT_SHIFT)
+            else:
+                own += cell_bonus(c >> COUNT_SHIFT)
+                opp += cell_bonus(c & LOW_COUNT)
         return own * self.attack + opp * self.defence
 
     def capture_order(self, move: int) -> int:
