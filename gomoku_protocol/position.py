@@ -20,7 +20,7 @@ same steps.
 ['c8', 'h8']
 """
 
-from typing import Final
+from typing import Final, Optional
 
 import random
 
@@ -40,7 +40,7 @@ SCORE_SHIFT: Final = 32  # white's score above black's in one int
 COUNT_SHIFT: Final = 24  # white's counters above black's in one int
 LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
 LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
-THREAT_BITS: Final = 0xFFFF | (0xFFFF << COUNT_SHIFT)  # fives, fours and open threes of both colours
+THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its counters
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
 
@@ -81,7 +81,19 @@ class Line:
 class Spot:
     """One point's packed sums: both colours' shape values and both colours' counters."""
 
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.score = 0
+        self.count = 0
+
+
+class Undo:
+    """A point's sums before a stone changed them; or, at ``spot`` None, a stone's mark: its point
+    (``index``) and the board's attack and defence totals before it (``score``, ``count``)."""
+
     def __init__(self) -> None:
+        self.spot: Optional[Spot] = None
+        self.index = 0
         self.score = 0
         self.count = 0
 
@@ -177,7 +189,12 @@ class Board(SearchPosition):
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
         self.pairs: list[int] = _pair_table(kb, kw, renju)
         # per point: both colours' summed shape values and counters (pt.COUNT fields)
-        self.spots: list[Spot] = [Spot() for _ in range(n)]
+        self.spots: list[Spot] = [Spot(i) for i in range(n)]
+        # What each stone changed, newest last, so that taking it away restores instead of
+        # recomputing: ``undo[:undo_top]`` (entries are reused), with each stone's mark in ``marks``.
+        self.undo: list[Undo] = []
+        self.undo_top = 0
+        self.marks: list[int] = []
         # the line through each point in each direction (d * n + i), and the lines themselves
         self.line_of: list[Line] = []
         self.lines: list[Line] = []
@@ -208,6 +225,7 @@ class Board(SearchPosition):
                 both = self._shapes(d, i)
                 if both:
                     self._store(i, 0, both)
+        self.undo_top = 0
 
     def _build_lines(self) -> None:
         """One Line per row, column and diagonal of the padded grid, holding its cells."""
@@ -278,11 +296,25 @@ class Board(SearchPosition):
         v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
+    def _entry(self) -> Undo:
+        """The next free undo entry (taken: the caller fills it)."""
+        top = self.undo_top
+        self.undo_top = top + 1
+        if top < len(self.undo):
+            return self.undo[top]
+        entry = Undo()
+        self.undo.append(entry)
+        return entry
+
     def _store(self, i: int, old: int, new: int) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
-        counters."""
+        counters (what they were is kept for the undo)."""
         dl = DELTAS[(old << 8) | new]
         sp = self.spots[i]
+        entry = self._entry()
+        entry.spot = sp
+        entry.score = sp.score
+        entry.count = sp.count
         sp.score += dl.score
         self.attack2 += dl.attack
         self.defence2 += dl.defence
@@ -291,9 +323,44 @@ class Board(SearchPosition):
             oc = sp.count
             nc = oc + dc
             sp.count = nc
-            if (oc ^ nc) & THREAT_BITS:
-                self._regroup(BLACK, i, oc & LOW_COUNT, nc & LOW_COUNT)
-                self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
+            self._recount(i, oc, nc)
+
+    def _recount(self, i: int, oc: int, nc: int) -> None:
+        """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep the threat sets in step."""
+        changed = oc ^ nc
+        if changed & THREATS:
+            self._regroup(BLACK, i, oc & LOW_COUNT, nc & LOW_COUNT)
+        if (changed >> COUNT_SHIFT) & THREATS:
+            self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
+
+    def _restore(self, i: int) -> bool:
+        """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
+        placed (else False: nothing done, and the undo log is dropped)."""
+        if not self.marks:
+            return False
+        mark = self.marks.pop()
+        undo = self.undo
+        if undo[mark].index != i or undo[mark].spot is not None:
+            self.marks = []
+            self.undo_top = 0
+            return False
+        top = self.undo_top - 1
+        while top > mark:
+            entry = undo[top]
+            sp = entry.spot
+            if sp is not None:
+                sp.score = entry.score
+                oc = sp.count
+                nc = entry.count
+                if oc != nc:
+                    sp.count = nc
+                    self._recount(sp.index, oc, nc)
+            top -= 1
+        entry = undo[mark]
+        self.attack2 = entry.score
+        self.defence2 = entry.count
+        self.undo_top = mark
+        return True
 
     def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
         """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step."""
@@ -380,6 +447,12 @@ class Board(SearchPosition):
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
+        self.marks.append(self.undo_top)
+        entry = self._entry()
+        entry.spot = None
+        entry.index = i
+        entry.score = self.attack2
+        entry.count = self.defence2
         cells = self.cells
         cells[i] = color
         self._relines(i, color, True)
@@ -395,11 +468,20 @@ class Board(SearchPosition):
         self.stones += 1
 
     def remove(self, i: int) -> None:
+        """Take away the stone on ``i``: restored from the undo log when it is the last one placed
+        (always, from unmake), else recomputed."""
         cells = self.cells
         color = cells[i]
         cells[i] = EMPTY
         n = self.n
-        self._relines(i, color, False)
+        if self._restore(i):
+            y = i // self.stride
+            x = i - y * self.stride
+            for d in range(4):
+                line = self.line_of[d * n + i]
+                line.cells -= color << (2 * (x if d == 0 else y))
+        else:
+            self._relines(i, color, False)
         near = self.near
         for r in self.ring:
             q = i + r

@@ -1,0 +1,83 @@
+"""The board's incremental state: whatever order stones come and go in, it equals a board built
+from scratch with the same stones (the undo log, the line ints, the sums, the threat sets)."""
+
+import random
+
+import pytest
+
+from gomoku_protocol.position import Board
+from gomoku_protocol.rules import BLACK, WHITE
+
+
+def state(b: Board) -> tuple:
+    return (
+        [line.cells for line in b.lines],
+        b.attack2,
+        b.defence2,
+        [(p.score, p.count) for p in b.spots],
+        [set(s) for s in b.fives],
+        [set(s) for s in b.fours],
+        [set(s) for s in b.threes],
+        set(b.cand),
+        b.key(),
+        b.stones,
+    )
+
+
+def rebuilt(b: Board) -> Board:
+    fresh = Board(b.width, b.height, b.rule)
+    for i, c in zip(b.history, b.colors):
+        fresh.play(i, c)
+    return fresh
+
+
+@pytest.mark.parametrize("rule", [0, 1, 4, 8])
+def test_make_and_unmake_in_any_order_match_a_fresh_board(rule: int) -> None:
+    rng = random.Random(rule + 11)
+    b = Board(15, 15, rule)
+    checked = 0
+    for step in range(400):
+        if b.history and (rng.random() < 0.4 or b.stones > 60):
+            b.unmake()
+        else:
+            moves = sorted(b.cand) or [b.index(7, 7)]
+            if not b.make(rng.choice(moves)):
+                continue
+        if step % 23 == 0:
+            assert state(b) == state(rebuilt(b))
+            checked += 1
+    while b.history:
+        b.unmake()
+    assert state(b) == state(Board(15, 15, rule))
+    assert checked > 10
+
+
+def test_a_stone_taken_away_out_of_order_is_recomputed() -> None:
+    b = Board(15, 15, 4)
+    stones = [(7, 7, BLACK), (8, 7, WHITE), (7, 8, BLACK), (9, 9, WHITE), (6, 6, BLACK)]
+    for x, y, c in stones:
+        b.place(b.index(x, y), c)
+    b.remove(b.index(8, 7))  # not the last stone placed: no undo for it
+    b.remove(b.index(6, 6))
+    fresh = Board(15, 15, 4)
+    for x, y, c in stones:
+        if (x, y) not in ((8, 7), (6, 6)):
+            fresh.place(fresh.index(x, y), c)
+    assert state(b) == state(fresh)
+    b.place(b.index(8, 7), WHITE)
+    b.remove(b.index(8, 7))
+    assert state(b) == state(fresh)
+
+
+def test_twenty_by_twenty_and_the_largest_board() -> None:
+    for size in (20, 22):
+        b = Board(size, size, 0)
+        rng = random.Random(size)
+        for _ in range(40):
+            b.make(rng.choice(sorted(b.cand) or [b.index(size // 2, size // 2)]))
+        assert state(b) == state(rebuilt(b))
+        corner = b.index(size - 1, size - 1)
+        while b.history:
+            b.unmake()
+        assert b.make(corner)
+        assert state(b) == state(rebuilt(b))
