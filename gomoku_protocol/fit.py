@@ -6,9 +6,10 @@ opponent, how many (empty point, direction) pairs make each line shape, plus the
 the evaluation adds and a tempo. Its label is, for positions labelled by a stronger brain
 (:mod:`gomoku_protocol.label`, lines ``h8i9j10 116 1``: moves, the brain's score, the game's
 result), the win probability ``σ(score / k)`` with the ``k`` that best fits that brain's scores
-to the results; for bare games, the result for the side to move (draw ½; a Texel-style fit). A
+to the results (a mate score, ``±MATE``, is a near-certain win or loss: ``MATE_PROB``); for bare games, the result for the side to move (draw ½; a Texel-style fit). A
 logistic model ``P(win) = σ(w · features)`` is fitted by Newton's method with a small L2
-penalty, and the weights are written in evaluation units: ``σ(score / scale)`` with the
+penalty toward 0, or with ``--pull-to-hand-set`` toward the hand-set values (``HAND_ATTACK`` and
+the rest: a term the data rarely shows then keeps about that value instead of falling to 0), and the weights are written in evaluation units: ``σ(score / scale)`` with the
 ``scale`` that fits the current evaluation to the same labels, so the search's margins keep
 their meaning. One position in five (in blocks of 200, so whole games stay together) is held
 out and the log-loss there reported for the fit and for the current evaluation.
@@ -24,7 +25,7 @@ import json
 import math
 import pathlib
 import sys
-from typing import Optional
+from typing import Final, Optional
 
 from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
@@ -36,6 +37,14 @@ from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
 SHAPES = range(1, 11)  # every shape but NONE
 THREATS = ("their_win_threat", "their_threat", "our_threat")
 RIDGE = 1e-3  # L2 penalty per sample: keeps rare shapes' weights from running away
+MATE = 20000  # a labelling brain's mate score (gomoku_protocol.label writes mates as ±MATE)
+MATE_PROB = 0.98  # the win probability a mate label gets: near-certain, not a hard 1 the fit would chase
+# The hand-set evaluation the fit pulls toward, in evaluation units: per shape (sixteenths of a
+# point, as in data/eval_weights.json), the threat terms and the tempo.
+HAND_ATTACK: Final = [0, 8, 32, 120, 100, 480, 600, 4000, 4000, 40000, 0]
+HAND_DEFENCE: Final = [0, 7, 28, 108, 90, 432, 540, 3600, 3600, 36000, 0]
+HAND_THREATS: Final = {"their_win_threat": -80, "their_threat": -40, "our_threat": 300}
+HAND_TEMPO: Final = 10
 
 
 class Sample:
@@ -116,16 +125,28 @@ def board_of(moves: str) -> Board:
     return b
 
 
+def win_probability(score: int, k: float) -> float:
+    """A brain's score as a win probability: ``σ(score / k)``, a mate ``MATE_PROB`` (or its complement).
+
+    >>> win_probability(MATE, 100.0), win_probability(-MATE, 100.0), win_probability(0, 100.0)
+    (0.98, 0.02, 0.5)
+    """
+    if abs(score) >= MATE:
+        return MATE_PROB if score > 0 else 1.0 - MATE_PROB
+    return sigmoid(score / k)
+
+
 def labelled_samples(rows: list[tuple[str, int, float]]) -> list[Sample]:
     """Samples labelled by the brain's win probability, ``σ(score / k)`` with ``k`` fitted to the
-    rows' results."""
-    k = best_scale([float(r[1]) for r in rows], [r[2] for r in rows])
+    results of the rows that are not mates."""
+    scored = [r for r in rows if abs(r[1]) < MATE]
+    k = best_scale([float(r[1]) for r in scored], [r[2] for r in scored])
     out: list[Sample] = []
     for moves, score, _ in rows:
         b = board_of(moves)
         f = features(b)
         if f is not None:
-            out.append(Sample(f, sigmoid(score / k), b.evaluate()))
+            out.append(Sample(f, win_probability(score, k), b.evaluate()))
     return out
 
 
@@ -141,10 +162,11 @@ def log_loss(xs: list[list[float]], ys: list[float], w: list[float]) -> float:
     return total / max(1, len(xs))
 
 
-def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], rounds: int = 12) -> list[float]:
-    """Newton's method for the L2-penalised logistic loss; features in ``fixed_zero`` stay 0."""
+def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], prior: list[float], rounds: int = 12) -> list[float]:
+    """Newton's method for the logistic loss with an L2 pull toward ``prior``; features in
+    ``fixed_zero`` stay 0."""
     k = len(xs[0])
-    w = [0.0] * k
+    w = [0.0 if u in fixed_zero else prior[u] for u in range(k)]
     ridge = RIDGE * len(xs)
     for _ in range(rounds):
         grad = [0.0] * k
@@ -162,7 +184,7 @@ def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], rounds: in
                         if x[v]:
                             row[v] += qu * x[v]
         for u in range(k):
-            grad[u] += ridge * w[u]
+            grad[u] += ridge * (w[u] - prior[u])
             hess[u][u] += ridge
             if u in fixed_zero:
                 grad[u] = 0.0
@@ -191,20 +213,23 @@ def held_out(n: int) -> bool:
     return (n // 200) % 5 == 4
 
 
-def fitted_weights(everything: list[Sample]) -> dict[str, object]:
+def fitted_weights(everything: list[Sample], pull_to_hand_set: bool = False) -> dict[str, object]:
     data = [d for n, d in enumerate(everything) if not held_out(n)]
     test = [d for n, d in enumerate(everything) if held_out(n)]
     xs = [d.features for d in data]
     ys = [d.label for d in data]
     shapes = len(SHAPES)
+    scale = best_scale([float(d.current) for d in data], ys)
+    hand = [HAND_ATTACK[k] / pt.WEIGHT_SCALE for k in SHAPES] + [-HAND_DEFENCE[k] / pt.WEIGHT_SCALE for k in SHAPES]
+    hand += [float(HAND_THREATS[name]) for name in THREATS] + [float(HAND_TEMPO)]
+    prior = [v / scale if pull_to_hand_set else 0.0 for v in hand]
     zero: set[int] = set()
     while True:  # a shape can only help its owner: weights of the wrong sign are dropped, then refit
-        w = fit(xs, ys, zero)
+        w = fit(xs, ys, zero, prior)
         wrong = {u for u in range(shapes) if w[u] < 0} | {shapes + u for u in range(shapes) if w[shapes + u] > 0}
         if wrong <= zero:
             break
         zero |= wrong
-    scale = best_scale([float(d.current) for d in data], ys)
     units = [v * scale for v in w]
     test_ys = [d.label for d in test]
     return {
@@ -227,6 +252,8 @@ def parser() -> ArgParser:
     p.add_argument("games", nargs="*", help="SGF files of finished games (c-gomoku-cli's -sgf output)")
     p.add_argument("--labels", nargs="*", default=[], help="positions labelled by a stronger brain (python -m gomoku_protocol.label)")
     p.add_argument("--out", help="write the weights here as JSON (default: print them)")
+    p.add_argument("--pull-to-hand-set", action="store_true",
+                   help="pull the weights toward the hand-set values instead of toward 0")
     return p
 
 
@@ -260,7 +287,7 @@ def run(argv: list[str]) -> int:
     data += labelled_samples(rows) if rows else []
     if len(data) < 100:
         raise UsageError(f"only {len(data)} positions in {len(games)} games and {len(rows)} labelled: too few to fit")
-    weights = fitted_weights(data)
+    weights = fitted_weights(data, opts.pull_to_hand_set)
     weights["games"] = len(games)
     weights["labelled"] = len(rows)
     write_table(weights, opts.out)

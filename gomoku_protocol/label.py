@@ -8,6 +8,9 @@ score, the game's result for the side to move (1, ½, 0) and the brain's move::
 
     h8i9j10g8 116 1 f7
 
+A mate score (Rapfi's ``Eval +M13``, ``-M8``) is written as ``±20000`` (:data:`gomoku_protocol.fit.MATE`),
+which the fit reads as a near-certain win or loss.
+
 Rerun it with::
 
     python -m gomoku_protocol.label --brain ~/.cache/sanqi-peers/bin/pbrain-rapfi \\
@@ -16,18 +19,39 @@ Rerun it with::
 ``--skip old.txt.gz`` leaves out the positions an earlier run labelled, to extend its file.
 """
 
+import os
+import queue
 import re
+import signal
 import subprocess
 import sys
+import threading
+import time
 from typing import Optional
 
 from engine_core.args import ArgParser, UsageError, guarded, positive_int
-from gomoku_protocol.fit import features, read_text
+from gomoku_protocol.fit import MATE, features, read_text
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import SgfGame, format_pos, parse_pos, read_sgf_games
 
-_EVAL = re.compile(r"\bEval\s+([+-]?\d+)")
-MATE = 20000  # Rapfi's mate scores are larger: clipped to this
+_EVAL = re.compile(r"\bEval\s+([+-]?)(M?)(\d+|\*)")
+
+
+def eval_score(line: str) -> Optional[int]:
+    """The score of a brain's ``MESSAGE … | Eval N | …`` line, a mate (``+M13``, ``-M*``) as ±MATE.
+
+    >>> eval_score("MESSAGE Speed 9 | Eval -116 | Time 4ms"), eval_score("MESSAGE Eval +M13 |")
+    (-116, 20000)
+    >>> eval_score("MESSAGE Eval -M* | Nodes 3"), eval_score("MESSAGE Eval VAL_NONE"), eval_score("OK")
+    (-20000, None, None)
+    """
+    m = _EVAL.search(line)
+    if m is None or (not m.group(2) and m.group(3) == "*"):
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    if m.group(2):
+        return sign * MATE
+    return max(-MATE, min(MATE, sign * int(m.group(3))))
 
 
 def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
@@ -53,44 +77,82 @@ def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
 
 
 class Brain:
-    """A Gomocup brain process asked for its score of one position at a time."""
+    """A Gomocup brain process asked for its score of one position at a time.
 
-    def __init__(self, command: str, depth: int, turn_ms: int) -> None:
-        self.proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self._send(f"START 15\nINFO rule 0\nINFO timeout_turn {turn_ms}\nINFO timeout_match 0\n"
-                   f"INFO max_depth {depth}\n")
-        while self._line() != "OK":
-            pass
+    A reader thread queues its output lines, so an answer that never comes (Rapfi once stopped
+    answering after a few hundred positions, both processes waiting on a read) costs
+    ``patience_s``: the brain is then restarted and the position skipped.
+    """
+
+    def __init__(self, command: str, depth: int, turn_ms: int, patience_s: float = 20.0) -> None:
+        self.command = command
+        self.setup = (f"START 15\nINFO rule 0\nINFO timeout_turn {turn_ms}\nINFO timeout_match 0\n"
+                      f"INFO max_depth {depth}\n")
+        self.patience_s = patience_s
+        self.restarts = 0
+        self._start()
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True)
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        self._send(self.setup)
+        while True:
+            line = self._line(self.patience_s)
+            if line is None:
+                raise UsageError(f"the brain did not answer START within {self.patience_s:g} s")
+            if line == "OK":
+                return
+
+    @staticmethod
+    def _read(proc: "subprocess.Popen[str]", lines: "queue.Queue[str]") -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.strip())
+        lines.put("")  # the end of its output
 
     def _send(self, text: str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(text)
         self.proc.stdin.flush()
 
-    def _line(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
+    def _line(self, timeout: float) -> Optional[str]:
+        """The brain's next line; None if none came within ``timeout`` seconds."""
+        try:
+            line = self.lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+        if not line and self.proc.poll() is not None:
             raise UsageError("the brain ended its output")
-        return line.strip()
+        return line
+
+    def _restart(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.restarts += 1
+        self._start()
 
     def score(self, moves: str) -> tuple[Optional[int], str]:
         """The brain's score for the side to move after ``moves`` (None if it printed none) and
-        its move (``h8`` notation)."""
+        its move (``h8`` notation; empty if it gave none in time, and it is restarted)."""
         stones = parse_pos(moves)
         mover = len(stones) % 2
         lines = [f"{x},{y},{1 if n % 2 == mover else 2}" for n, (x, y) in enumerate(stones)]
         self._send("YXHASHCLEAR\nBOARD\n" + "\n".join(lines) + "\nDONE\n")
+        deadline = time.monotonic() + self.patience_s
         got: Optional[int] = None
         while True:
-            line = self._line()
-            if not line.startswith(("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")):
+            line = self._line(deadline - time.monotonic())
+            if line is None:
+                self._restart()
+                return None, ""
+            if line and not line.startswith(("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")):
                 x, _, y = line.partition(",")
                 return got, format_pos([(int(x), int(y))])
-            m = _EVAL.search(line)
-            if m:
-                got = max(-MATE, min(MATE, int(m.group(1))))
+            score = eval_score(line)
+            if score is not None:
+                got = score
 
     def close(self) -> None:
         self._send("END\n")
@@ -124,6 +186,8 @@ def run(argv: list[str]) -> int:
             if n % 500 == 0:
                 print(f"{n}/{len(todo)}", file=sys.stderr, flush=True)
     brain.close()
+    if brain.restarts:
+        print(f"the brain was restarted {brain.restarts} times (no answer in {brain.patience_s:g} s)", file=sys.stderr)
     return 0
 
 

@@ -4,6 +4,7 @@ import gzip
 import json
 import math
 import random
+import sys
 
 from engine_core.args import UsageError
 from gomoku_protocol import fit, fit_order, weights
@@ -124,3 +125,54 @@ def test_a_malformed_label_line_is_a_usage_error() -> None:
 
 def test_shipped_order_values_are_the_patterns_values() -> None:
     assert pt.VALUE == weights.ORDER and len(pt.VALUE) == 11
+
+
+def test_mate_scores_are_read_and_fitted_as_near_certain_results(tmp_path) -> None:
+    from gomoku_protocol.label import eval_score
+    assert eval_score("MESSAGE Speed 512K | Depth 12-20 | Eval -116 | Time 40ms") == -116
+    assert eval_score("MESSAGE Depth 9-11 | Eval +M13 | Time 3ms") == fit.MATE
+    assert eval_score("MESSAGE Depth 9-11 | Eval -M*") == -fit.MATE
+    assert eval_score("MESSAGE Eval VAL_NONE") is None and eval_score("OK") is None
+    assert fit.win_probability(fit.MATE, 300.0) == fit.MATE_PROB
+    assert fit.win_probability(-fit.MATE, 300.0) == 1 - fit.MATE_PROB
+    # Mates neither move k (fitted to the other rows) nor are dropped: a file with every score
+    # made a mate fits labels of only MATE_PROB and its complement.
+    rows = fit.read_labels(gzip.decompress(LABELS.read_bytes()).decode())[:300]
+    mated = [(m, fit.MATE if s > 0 else -fit.MATE, r) for m, s, r in rows]
+    labels = sorted({round(d.label, 6) for d in fit.labelled_samples(rows[:100] + mated[100:])})
+    assert fit.MATE_PROB in labels and round(1 - fit.MATE_PROB, 6) in labels and len(labels) > 10
+
+
+FAKE_BRAIN = r'''
+import sys
+stones = 0
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("START"):
+        print("OK", flush=True)
+    elif line == "BOARD":
+        stones = 0
+    elif line == "DONE":
+        if stones == 5:
+            continue  # never answers this position
+        score = "+M3" if stones == 4 else str(10 * stones)
+        print(f"MESSAGE Speed 1K | Eval {score} | Time 1ms", flush=True)
+        print("0,0", flush=True)
+    elif line == "END":
+        break
+    elif "," in line:
+        stones += 1
+'''
+
+
+def test_label_reads_mates_and_restarts_a_brain_that_stops_answering(tmp_path) -> None:
+    from gomoku_protocol.label import Brain
+    script = tmp_path / "brain.py"
+    script.write_text(FAKE_BRAIN)
+    brain = Brain(f"{sys.executable} {script}", 12, 300, patience_s=1.0)
+    assert brain.score("h8i9j10") == (30, "a1")
+    assert brain.score("h8i9j10k11") == (fit.MATE, "a1")
+    assert brain.score("h8i9j10k11l12") == (None, "")  # no answer: restarted, position skipped
+    assert brain.restarts == 1
+    assert brain.score("h8i9") == (20, "a1")
+    brain.close()
