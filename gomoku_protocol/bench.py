@@ -79,26 +79,38 @@ def bench_vcf(cases: list[dict[str, Any]]) -> None:
         print(f"vcf {n + 1} {case['rule']}: {ms:7.1f} ms, {ts.nodes} nodes, {shown}")
 
 
-def bench_search(ms: int) -> None:
+def bench_search(ms: int, depth: int) -> None:
+    """Each position searched for ``ms`` or, with ``depth``, to that depth: then the nodes, moves and
+    scores are the same on every run and build, and builds compare by CPU time per node."""
     total_nodes = 0
     total_ms = 0.0
-    cpu = time.process_time()
+    cpu = 0.0
     for pos in SEARCH_POSITIONS:
         b = Board(15, 15, 0)
         for x, y in parse_pos(pos):
             b.play(b.index(x, y), b.side)
         searcher = Searcher(TransTable(16))
         limits = Limits()
-        limits.soft_ms = ms
-        limits.hard_ms = ms
+        if depth:
+            limits.depth = depth
+        else:
+            limits.soft_ms = ms
+            limits.hard_ms = ms
         t = time.perf_counter()
+        started = time.process_time()
         lines = searcher.think(b, limits)
+        used = time.process_time() - started
         spent = (time.perf_counter() - t) * 1000
+        cpu += used
         total_nodes += searcher.nodes
         total_ms += spent
+        if depth:
+            shown = f"score {lines[0].score} pv {' '.join(b.name(m) for m in lines[0].pv)}" if lines else "no move"
+            print(f"search {pos} depth {depth}: {searcher.nodes} nodes, {shown}; {used * 1000:.0f} ms CPU "
+                  f"({used * 1e6 / max(1, searcher.nodes):.2f} us a node)")
+            continue
         best = b.name(lines[0].move) if lines else "-"
         print(f"search {pos}: {searcher.nodes} nodes in {spent:.0f} ms ({searcher.nodes * 1000 / max(1.0, spent):.0f} nodes/s), best {best}")
-    cpu = time.process_time() - cpu
     # CPU time as well: on a shared machine the wall clock counts other jobs' share of the cores.
     print(f"search: {total_nodes * 1000 / max(1.0, total_ms):.0f} nodes/s overall, "
           f"{total_nodes / max(1e-3, cpu):.0f} per CPU second")
@@ -126,6 +138,9 @@ def parser() -> ArgParser:
                    "(default: the copies shipped with sanqi)")
     p.add_argument("--repeat", type=positive_int, default=20, help="forbidden scans per board (the median is shown)")
     p.add_argument("--ms", type=positive_int, default=2000, help="search time per position in milliseconds")
+    p.add_argument("--depth", type=positive_int, default=0,
+                   help="search each position to this depth instead (the same trees on every run: compare builds "
+                   "by CPU time per node)")
     return p
 
 
@@ -142,5 +157,5 @@ def bench(opts: Any) -> int:
     print(f"start-up: empty renju board with its tables in {(time.perf_counter() - t) * 1000:.1f} ms")
     bench_forbidden(forbidden, opts.repeat)
     bench_vcf(vcfs)
-    bench_search(opts.ms)
+    bench_search(opts.ms, opts.depth)
     return 0
