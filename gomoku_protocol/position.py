@@ -42,6 +42,7 @@ LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
 LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
 THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its counters
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
+STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
 EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
@@ -220,6 +221,7 @@ class Board(SearchPosition):
         self.root_stones = -1
         self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
         self._build_lines()
+        self._reserve(4 * len(self.points))
         for i in self.points:
             for d in range(4):
                 both = self._shapes(d, i)
@@ -296,22 +298,19 @@ class Board(SearchPosition):
         v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
-    def _entry(self) -> Undo:
-        """The next free undo entry (taken: the caller fills it)."""
-        top = self.undo_top
-        self.undo_top = top + 1
-        if top < len(self.undo):
-            return self.undo[top]
-        entry = Undo()
-        self.undo.append(entry)
-        return entry
+    def _reserve(self, entries: int) -> None:
+        """Make room for ``entries`` more undo entries (a stone makes at most 4 + 40 and its mark)."""
+        while len(self.undo) < self.undo_top + entries:
+            self.undo.append(Undo())
 
     def _store(self, i: int, old: int, new: int) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
         counters (what they were is kept for the undo)."""
         dl = DELTAS[(old << 8) | new]
         sp = self.spots[i]
-        entry = self._entry()
+        top = self.undo_top
+        entry = self.undo[top]
+        self.undo_top = top + 1
         entry.spot = sp
         entry.score = sp.score
         entry.count = sp.count
@@ -363,19 +362,20 @@ class Board(SearchPosition):
         return True
 
     def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
-        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step."""
-        if (oc & 15) != (nc & 15):
+        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step
+        (a point joins or leaves a set only when its count there crosses zero)."""
+        if ((oc & 15) == 0) != ((nc & 15) == 0):
             if nc & 15:
                 self.fives[color].add(i)
             else:
                 self.fives[color].discard(i)
-        if (oc ^ nc) & 0xFF0:
-            if (nc >> 4) & 0xFF:
+        if ((oc & 0xFF0) == 0) != ((nc & 0xFF0) == 0):
+            if nc & 0xFF0:
                 self.fours[color].add(i)
             else:
                 self.fours[color].discard(i)
-        if (oc ^ nc) & 0xF000:
-            if (nc >> 12) & 15:
+        if ((oc & 0xF000) == 0) != ((nc & 0xF000) == 0):
+            if nc & 0xF000:
                 self.threes[color].add(i)
             else:
                 self.threes[color].discard(i)
@@ -447,8 +447,11 @@ class Board(SearchPosition):
 
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
-        self.marks.append(self.undo_top)
-        entry = self._entry()
+        self._reserve(STONE_UNDO)
+        top = self.undo_top
+        self.marks.append(top)
+        entry = self.undo[top]
+        self.undo_top = top + 1
         entry.spot = None
         entry.index = i
         entry.score = self.attack2
@@ -481,6 +484,7 @@ class Board(SearchPosition):
                 line = self.line_of[d * n + i]
                 line.cells -= color << (2 * (x if d == 0 else y))
         else:
+            self._reserve(STONE_UNDO)
             self._relines(i, color, False)
         near = self.near
         for r in self.ring:
