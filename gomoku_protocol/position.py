@@ -190,7 +190,10 @@ class Board(SearchPosition):
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
         self.pairs: list[int] = _pair_table(kb, kw, renju)
         # per point: both colours' summed shape values and counters (pt.COUNT fields)
-        self.spots: list[Spot] = [Spot(i) for i in range(n)]
+        # (the edge's points share one that no stone ever changes)
+        self.spots: list[Spot] = [Spot(-1)] * n
+        for i in self.points:
+            self.spots[i] = Spot(i)
         # What each stone changed, newest last, so that taking it away restores instead of
         # recomputing: ``undo[:undo_top]`` (entries are reused), with each stone's mark in ``marks``.
         self.undo: list[Undo] = []
@@ -221,29 +224,31 @@ class Board(SearchPosition):
         self.root_stones = -1
         self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
         self._build_lines()
-        self._reserve(4 * len(self.points))
+        self._reserve(4)
         for i in self.points:
             for d in range(4):
                 both = self._shapes(d, i)
                 if both:
                     self._store(i, 0, both)
-        self.undo_top = 0
+            self.undo_top = 0  # nothing to take back on an empty board
 
     def _build_lines(self) -> None:
         """One Line per row, column and diagonal of the padded grid, holding its cells."""
         s = self.stride
-        by_id: dict[tuple[int, int], Line] = {}
+        rows = self.n // s
+        # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
+        # for the diagonals (offset by rows so that every number is a list index)
+        first = [0, rows, rows + s, 2 * (s + rows)]
+        by_id = [Line() for _ in range(3 * (s + rows))]
+        self.line_of = [by_id[0]] * (4 * self.n)
         for d in range(4):
             for i in range(self.n):
-                y, x = divmod(i, s)
-                ident = (d, (y, x, x - y, x + y)[d])
-                line = by_id.get(ident)
-                if line is None:
-                    line = Line()
-                    by_id[ident] = line
-                    self.lines.append(line)
+                y = i // s
+                x = i - y * s
+                line = by_id[first[d] + (y, x, x - y + rows, x + y)[d]]
                 line.cells |= self.cells[i] << self.shift(d, i)
-                self.line_of.append(line)
+                self.line_of[d * self.n + i] = line
+        self.lines = [line for line in by_id if line.cells]
 
     # --- coordinates ---------------------------------------------------------------------------
 

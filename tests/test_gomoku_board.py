@@ -81,3 +81,16 @@ def test_twenty_by_twenty_and_the_largest_board() -> None:
             b.unmake()
         assert b.make(corner)
         assert state(b) == state(rebuilt(b))
+
+
+@pytest.mark.parametrize("width, height", [(7, 19), (19, 7), (15, 15), (5, 5)])
+def test_five_points_agree_with_the_raw_cells_on_rectangles(width: int, height: int) -> None:
+    rng = random.Random(width * 100 + height)
+    for rule in (0, 1, 8):
+        b = Board(width, height, rule)
+        for _ in range(min(len(b.points) - 5, 60)):
+            empty = [i for i in b.points if b.cells[i] == 0]
+            b.play(rng.choice(empty), b.side)
+            for color in (BLACK, WHITE):
+                raw = {i for i in b.points if b.cells[i] == 0 and b.wins_at(i, color)}
+                assert b.fives[color] == raw, (width, height, rule, b.history)
