@@ -208,7 +208,9 @@ class Board(SearchPosition):
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
         self.near: list[int] = [0] * n
-        self.cand: set[int] = set()
+        # the empty points near the stones (candidate moves), in no order, and where each is in it
+        self.cand: list[int] = []
+        self.cand_at: list[int] = [-1] * n
         zob = _zobrist(4 * n + 1)
         self.zob: list[int] = zob
         self.side_key = zob[4 * n]
@@ -450,6 +452,19 @@ class Board(SearchPosition):
                         self._store(q, was, now)
                 q += step
 
+    def _add_candidate(self, i: int) -> None:
+        self.cand_at[i] = len(self.cand)
+        self.cand.append(i)
+
+    def _drop_candidate(self, i: int) -> None:
+        at = self.cand_at[i]
+        if at >= 0:
+            self.cand_at[i] = -1
+            last = self.cand.pop()
+            if last != i:
+                self.cand[at] = last
+                self.cand_at[last] = at
+
     def place(self, i: int, color: int) -> None:
         """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
         self._reserve(STONE_UNDO)
@@ -470,8 +485,8 @@ class Board(SearchPosition):
             c: int = near[q] + 1
             near[q] = c
             if c == 1 and cells[q] == EMPTY:
-                self.cand.add(q)
-        self.cand.discard(i)
+                self._add_candidate(q)
+        self._drop_candidate(i)
         self.hash ^= self.zob[color * self.n + i]
         self.stones += 1
 
@@ -497,9 +512,9 @@ class Board(SearchPosition):
             c: int = near[q] - 1
             near[q] = c
             if c == 0:
-                self.cand.discard(q)
+                self._drop_candidate(q)
         if near[i] > 0:
-            self.cand.add(i)
+            self._add_candidate(i)
         self.hash ^= self.zob[color * n + i]
         self.stones -= 1
 
