@@ -39,6 +39,7 @@ REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(
 SCANNED: Final = 3  # moves picked by a scan before the rest of a node's moves are sorted
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
+UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
 def killer_rank(killers: list[int], move: int) -> int:
@@ -88,6 +89,9 @@ class Limits:
         self.nodes = 0
         self.soft_ms = 0
         self.hard_ms = 0
+        # The soft limit instead while the root is unsettled: its best move changed, or its score fell
+        # by UNSETTLED_DROP, in the last iteration from depth 5 on. 0: soft_ms throughout.
+        self.unsettled_ms = 0
         self.infinite = False
         self.ponder = False
         self.multipv = 1
@@ -175,6 +179,9 @@ class Searcher:
         lines = [Line(m, -INF, [m]) for m in roots]
         max_depth = limits.depth if limits.depth > 0 else MAX_PLY
         multipv = max(1, min(limits.multipv, len(roots)))
+        last_move = 0
+        last_score = -INF
+        unsettled = False
         for depth in range(1, max_depth + 1):
             for index in range(multipv):
                 rest = lines[index:]
@@ -186,11 +193,15 @@ class Searcher:
             if self.stopped and depth > 1:
                 break
             best = lines[0].score
+            if depth >= 5:
+                unsettled = lines[0].move != last_move or best < last_score - UNSETTLED_DROP
+            last_move = lines[0].move
+            last_score = best
             if len(roots) == 1 and not limits.infinite and not self.pondering and depth >= 4:
                 break
             if abs(best) > MATE_BOUND and depth > MATE - abs(best) + 2 and not limits.infinite:
                 break
-            if self._soft_timeout():
+            if self._soft_timeout(unsettled):
                 break
         return lines
 
@@ -269,14 +280,15 @@ class Searcher:
         elif lim.hard_ms and not self.pondering and not lim.infinite and self.elapsed_ms() >= lim.hard_ms:
             self.stopped = True
 
-    def _soft_timeout(self) -> bool:
+    def _soft_timeout(self, unsettled: bool) -> bool:
         lim = self.limits
         if self.stopped or (lim.nodes and self.nodes >= lim.nodes):
             return True
         if lim.infinite or self.pondering or not lim.soft_ms:
             return False
+        soft = lim.unsettled_ms if unsettled and lim.unsettled_ms else lim.soft_ms
         # An iteration takes a few times the last one: don't start what can't finish.
-        return self.elapsed_ms() * 2 >= lim.soft_ms
+        return self.elapsed_ms() * 2 >= soft
 
     def search(self, pos: SearchPosition, alpha: int, beta: int, depth: int, ply: int, null_ok: bool) -> int:
         if self.stopped:

@@ -15,6 +15,7 @@ from typing import Final
 HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
 RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with the usual 50 ms)
 HARD_SHARE: Final = 4  # the hard limit: this many soft limits, and at most 1/HARD_SHARE of the spare clock
+UNSETTLED_SHARE: Final = 2  # soft limits a search may use while its best move or score just changed
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:

@@ -110,3 +110,18 @@ def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(la
         left += go.increment - engine.limits_for(go).hard_ms - lag
         lowest = min(lowest, left)
     assert lowest > 0
+
+
+def test_an_unsettled_search_may_think_longer_but_never_past_the_hard_limit() -> None:
+    engine = Engine()
+    go = GoRequest()
+    go.increment = 100
+    for left in (300, 1000, 2000, 6000, 10000, 60000):
+        go.time_left = left
+        lim = engine.limits_for(go)
+        assert lim.soft_ms <= lim.unsettled_ms <= lim.hard_ms
+    go.time_left = 10000
+    assert engine.limits_for(go).unsettled_ms > engine.limits_for(go).soft_ms
+    fixed = GoRequest()
+    fixed.movetime = 1000
+    assert engine.limits_for(fixed).unsettled_ms == 0  # a fixed time a move is spent as asked

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from engine_core.loop import Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.timeman import HORIZON, RESERVE_MOVES, allot
+from engine_core.timeman import HORIZON, RESERVE_MOVES, UNSETTLED_SHARE, allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES
@@ -221,6 +221,7 @@ class Engine:
             # however short) for HORIZON moves more.
             reserve = self.overhead_ms * RESERVE_MOVES + max(0, overhead - go.increment) * HORIZON
             lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, overhead, reserve)
+            lim.unsettled_ms = min(lim.soft_ms * UNSETTLED_SHARE, lim.hard_ms)
         elif go.depth == 0 and go.nodes == 0:
             lim.infinite = True
         return lim
@@ -330,6 +331,8 @@ def shortened(limits: Limits, since: float) -> Limits:
         late = int((time.perf_counter() - since) * 1000)
         limits.hard_ms = max(1, limits.hard_ms - late)
         limits.soft_ms = max(1, min(limits.soft_ms - late, limits.hard_ms))
+        if limits.unsettled_ms:
+            limits.unsettled_ms = max(1, min(limits.unsettled_ms - late, limits.hard_ms))
     return limits
 
 
