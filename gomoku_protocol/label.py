@@ -19,17 +19,14 @@ Rerun it with::
 ``--skip old.txt.gz`` leaves out the positions an earlier run labelled, to extend its file.
 """
 
-import os
 import queue
 import re
-import signal
-import subprocess
 import sys
-import threading
 import time
 from typing import Optional
 
 from engine_core.args import ArgParser, UsageError, guarded, positive_int
+from engine_core.process import EngineProcess, StartError
 from gomoku_protocol.fit import MATE, features, read_text
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import SgfGame, format_pos, parse_pos, read_sgf_games
@@ -79,57 +76,43 @@ def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
 class Brain:
     """A Gomocup brain process asked for its score of one position at a time.
 
-    A reader thread queues its output lines, so an answer that never comes (Rapfi once stopped
-    answering after a few hundred positions, both processes waiting on a read) costs
-    ``patience_s``: the brain is then restarted and the position skipped.
+    It runs as the match referee runs an engine (:class:`engine_core.process.EngineProcess`: its
+    output read by a thread of its own, its whole process group killed on stop), so an answer that
+    never comes (Rapfi once stopped answering after a few hundred positions, both processes waiting
+    on a read) costs ``patience_s``: the brain is then restarted and the position skipped.
     """
 
     def __init__(self, command: str, depth: int, turn_ms: int, patience_s: float = 20.0) -> None:
         self.command = command
-        self.setup = (f"START 15\nINFO rule 0\nINFO timeout_turn {turn_ms}\nINFO timeout_match 0\n"
-                      f"INFO max_depth {depth}\n")
+        self.setup = ["START 15", "INFO rule 0", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
+                      f"INFO max_depth {depth}"]
         self.patience_s = patience_s
         self.restarts = 0
         self._start()
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True)
-        self.lines: "queue.Queue[str]" = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
-        self._send(self.setup)
-        while True:
-            line = self._line(self.patience_s)
+        try:
+            self.proc = EngineProcess(self.command, None)
+        except StartError as exc:
+            raise UsageError(str(exc)) from None
+        for line in self.setup:
+            self.proc.send(line)
+        while (line := self._line(self.patience_s)) != "OK":
             if line is None:
                 raise UsageError(f"the brain did not answer START within {self.patience_s:g} s")
-            if line == "OK":
-                return
-
-    @staticmethod
-    def _read(proc: "subprocess.Popen[str]", lines: "queue.Queue[str]") -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line.strip())
-        lines.put("")  # the end of its output
-
-    def _send(self, text: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(text)
-        self.proc.stdin.flush()
 
     def _line(self, timeout: float) -> Optional[str]:
         """The brain's next line; None if none came within ``timeout`` seconds."""
         try:
-            line = self.lines.get(timeout=max(0.0, timeout))
+            line = self.proc.lines.get(timeout=max(0.0, timeout))
         except queue.Empty:
             return None
-        if not line and self.proc.poll() is not None:
+        if line is None:
             raise UsageError("the brain ended its output")
         return line
 
     def _restart(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
+        self.proc.stop(grace=0.0)
         self.restarts += 1
         self._start()
 
@@ -138,8 +121,9 @@ class Brain:
         its move (``h8`` notation; empty if it gave none in time, and it is restarted)."""
         stones = parse_pos(moves)
         mover = len(stones) % 2
-        lines = [f"{x},{y},{1 if n % 2 == mover else 2}" for n, (x, y) in enumerate(stones)]
-        self._send("YXHASHCLEAR\nBOARD\n" + "\n".join(lines) + "\nDONE\n")
+        board = [f"{x},{y},{1 if n % 2 == mover else 2}" for n, (x, y) in enumerate(stones)]
+        for line in ["YXHASHCLEAR", "BOARD", *board, "DONE"]:
+            self.proc.send(line)
         deadline = time.monotonic() + self.patience_s
         got: Optional[int] = None
         while True:
@@ -147,7 +131,7 @@ class Brain:
             if line is None:
                 self._restart()
                 return None, ""
-            if line and not line.startswith(("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")):
+            if not line.startswith(("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")):
                 x, _, y = line.partition(",")
                 return got, format_pos([(int(x), int(y))])
             score = eval_score(line)
@@ -155,8 +139,8 @@ class Brain:
                 got = score
 
     def close(self) -> None:
-        self._send("END\n")
-        self.proc.wait(timeout=10)
+        self.proc.send("END")
+        self.proc.stop(grace=10.0)
 
 
 def parser() -> ArgParser:
