@@ -15,12 +15,11 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Final, Iterator, Optional, Protocol, TextIO
+from typing import Iterator, Optional, Protocol, TextIO
 
 from engine_core.stats import Sprt, Tally
 
 FORFEITS = ("time", "illegal", "crash")
-WAKE: Final = 0.2  # seconds the match loop sleeps at most, so that it notices Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -101,11 +100,7 @@ class LocalPool:
         return self.executor.submit(setup.play, job)
 
     def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]:
-        # In short waits: the kernel may hand Ctrl-C to any thread, and a main thread blocked without a
-        # timeout would only see the KeyboardInterrupt when a game ends, which under a long turn is never.
-        finished: set[Future] = set()
-        while not finished:
-            finished, _ = wait(pending, timeout=WAKE, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
         for fut in finished:
             assert isinstance(fut, Future)
             yield fut, fut.exception() or fut.result()
