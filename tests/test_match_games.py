@@ -189,9 +189,16 @@ def test_a_match_stopped_by_ctrl_c_leaves_no_brain_behind_not_even_a_suspended_o
     (tmp_path / "brain.py").write_text(MUTE_BRAIN)  # answers START, then thinks forever
     pids = tmp_path / "pids.txt"
     brain = f"cmd={sys.executable} {tmp_path / 'brain.py'} {pids}"
-    runner = subprocess.Popen([sys.executable, "-m", "engine_core", "match", "--game", "gomoku", "--engine", brain, "name=a",
-                               "--engine", brain, "name=b", "--games", "2", "--turn-ms", "600000"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Ctrl-C at a terminal reaches a foreground command whose SIGINT is at its default. A shell that runs
+    # these tests as a background job starts them with SIGINT ignored, which the runner would inherit, so
+    # the runner is started with SIGINT caught here (a caught signal is reset to its default by exec).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        runner = subprocess.Popen([sys.executable, "-m", "engine_core", "match", "--game", "gomoku", "--engine", brain,
+                                   "name=a", "--engine", brain, "name=b", "--games", "2", "--turn-ms", "600000"],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         brains = wait_for(lambda: [int(p) for p in pids.read_text().split()] if pids.exists() else [], 2)
         assert len(brains) == 2 and any(comes_to_stop(pid) for pid in brains)  # the one whose turn it is not
