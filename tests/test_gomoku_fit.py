@@ -169,7 +169,8 @@ def test_label_reads_mates_and_restarts_a_brain_that_stops_answering(tmp_path) -
     from gomoku_protocol.label import Brain
     script = tmp_path / "brain.py"
     script.write_text(FAKE_BRAIN)
-    brain = Brain(f"{sys.executable} {script}", 12, 300, patience_s=1.0)
+    # A generous patience: on a loaded machine the fake brain's interpreter alone may take seconds to start.
+    brain = Brain(f"{sys.executable} {script}", 12, 300, patience_s=10.0)
     assert brain.score("h8i9j10") == (30, "a1")
     assert brain.score("h8i9j10k11") == (fit.MATE, "a1")
     assert brain.score("h8i9j10k11l12") == (None, "")  # no answer: restarted, position skipped
