@@ -37,6 +37,7 @@ def one_line_status_2(done: subprocess.CompletedProcess[str]) -> str:
         (["bench", "xiangqi", "--depth", "-3"], "'-3' is not a whole number of at least 1"),
         (["bench", "xiangqi", "--perft", "99"], "'99' is over 8"),
         (["bench", "xiangqi", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
+        (["bench", "xiangqi", "--peer-depth", "8"], "1 --peer-depth for 0 --peer"),
     ],
 )
 def test_a_mistake_is_one_line_and_status_2(args: list[str], says: str) -> None:

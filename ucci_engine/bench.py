@@ -1,7 +1,7 @@
-"""``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH]``: fixed searches, nodes per second.
+"""``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH [--peer-depth D]] …``: fixed searches, nodes per second.
 
-With ``--peer`` the same positions are searched by a UCCI peer (Fairy-Stockfish) in the same run,
-so the figures can be reported as a ratio on this shared, noisy machine. Each side's rate is given
+With ``--peer`` the same positions are searched by UCCI peers (ElephantEye, Fairy-Stockfish) in the
+same run, one after the other, so the figures can be reported as ratios on this shared, noisy machine. Each side's rate is given
 per wall-clock second and per second of its own CPU time: on a machine busy with other work the
 second is what the engine does when it runs.
 """
@@ -29,6 +29,7 @@ POSITIONS = [
     "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3",
     "3akab2/9/4b4/p3p3p/2p3p2/9/P1P1P1P1P/4B4/4A4/2BAK4 w - - 0 30",
 ]
+PEER_DEPTH = 12  # a peer's depth when no --peer-depth is given for it
 
 
 def run_ours(depth: int) -> tuple[int, float, float]:
@@ -83,7 +84,7 @@ class Peer:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def until(self, prefix: str) -> list[str]:
+    def until(self, prefix: str | tuple[str, ...]) -> list[str]:
         assert self.proc.stdout is not None
         seen = []
         for line in self.proc.stdout:
@@ -107,11 +108,18 @@ class Peer:
         return nodes, took
 
     def perft(self, fen: str, depth: int) -> tuple[int, float]:
+        """Leaves and wall seconds of ``go perft``; -1 leaves from a peer that has no perft.
+
+        The ``stop`` behind it ends the search such a peer starts instead (ElephantEye); a peer that
+        counts reads it when done, with nothing to stop.
+        """
         self.say(f"position fen {fen}")
         start = time.perf_counter()
         self.say(f"go perft {depth}")
-        line = self.until("Nodes searched")[-1]
-        return int(line.split()[-1]), time.perf_counter() - start
+        self.say("stop")
+        line = self.until(("Nodes searched", "bestmove", "nobestmove"))[-1]
+        took = time.perf_counter() - start
+        return (int(line.split()[-1]) if line.startswith("Nodes") else -1), took
 
     def close(self) -> None:
         self.say("quit")
@@ -123,9 +131,13 @@ def run(args: Optional[list[str]] = None) -> int:
     parser.add_argument("--depth", type=int_between(1, MAX_PLY), default=6, help="search depth of each position")
     parser.add_argument("--perft", type=int_between(0, MOST_PLIES), default=0,
                         help="also time perft N of the start position (and N-1 of four others); 0: no perft")
-    parser.add_argument("--peer", type=program, default=None, help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish (default: none)")
-    parser.add_argument("--peer-depth", type=int_between(1, MAX_PLY), default=12, help="the peer's search depth")
+    parser.add_argument("--peer", type=program, action="append", default=[],
+                        help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish; repeat for more (default: none)")
+    parser.add_argument("--peer-depth", type=int_between(1, MAX_PLY), action="append", default=[],
+                        help=f"the search depth of the peer given in the same place; repeat for each peer (default: {PEER_DEPTH})")
     opts = parser.parse_args(args or [])
+    if len(opts.peer_depth) > len(opts.peer):
+        parser.error(f"{len(opts.peer_depth)} --peer-depth for {len(opts.peer)} --peer")
     from engine_core.cli import version_line
 
     print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
@@ -135,15 +147,16 @@ def run(args: Optional[list[str]] = None) -> int:
     print(f"Nodes searched  : {nodes}")
     print(f"Nodes/second    : {int(nps)}")
     print(f"Nodes/CPU second: {rate(nodes, cpu)}")
-    peer = Peer(opts.peer) if opts.peer else None
-    if peer:
+    peers = [Peer(path) for path in opts.peer]
+    depths = opts.peer_depth + [PEER_DEPTH] * (len(peers) - len(opts.peer_depth))
+    for peer, depth in zip(peers, depths):
         pn, ps = 0, 0.0
         pcpu = cpu_seconds(peer.proc.pid)
         for fen in POSITIONS:
-            n, s = peer.search(fen, opts.peer_depth)
+            n, s = peer.search(fen, depth)
             pn, ps = pn + n, ps + s
         pcpu = cpu_seconds(peer.proc.pid) - pcpu
-        print(f"Peer {opts.peer} to depth {opts.peer_depth}: {pn} nodes, {rate(pn, ps)} nodes/s; sanqi/peer = {nps / rate(pn, ps):.3f}")
+        print(f"Peer {peer.command} to depth {depth}: {pn} nodes, {rate(pn, ps)} nodes/s; sanqi/peer = {nps / rate(pn, ps):.3f}")
         if pcpu > 0:
             print(f"  per CPU second: {rate(pn, pcpu)} nodes/s; sanqi/peer = {rate(nodes, cpu) / rate(pn, pcpu):.3f}")
     if opts.perft:
@@ -153,10 +166,13 @@ def run(args: Optional[list[str]] = None) -> int:
             count = Position.from_fen(fen).perft(depth)
             took = time.perf_counter() - start
             line = f"perft({depth}) {count} in {took:.2f} s ({int(count / took)} leaves/s)"
-            if peer:
+            for peer in peers:
                 pcount, ptook = peer.perft(fen, depth)
-                line += f"; peer {pcount} in {ptook:.2f} s ({'same' if pcount == count else 'DIFFERENT'}, time ratio {took / ptook:.1f})"
+                if pcount < 0:
+                    line += f"; {peer.command} has no perft"
+                else:
+                    line += f"; {peer.command} {pcount} in {ptook:.2f} s ({'same' if pcount == count else 'DIFFERENT'}, time ratio {took / ptook:.1f})"
             print(f"{line}  {fen}")
-    if peer:
+    for peer in peers:
         peer.close()
     return 0
