@@ -219,7 +219,8 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             self.kings[side] = to
             king = to
-        if (piece & 7 == KING or self.checks[-1] or RELATED[king][frm] or RELATED[king][to]) and attacked(board, king, side ^ 1):
+        related = RELATED[king]
+        if (piece & 7 == KING or self.checks[-1] or related[frm] or related[to]) and attacked(board, king, side ^ 1):
             if piece & 7 == KING:
                 self.kings[side] = frm
             own[slots[to]] = frm
@@ -240,7 +241,8 @@ class Position(SearchPosition):
         self.keys.append(h)
         self.quiet.append(0 if captured else self.quiet[-1] + 1)
         their_king = self.kings[side ^ 1]
-        self.checks.append((RELATED[their_king][frm] or RELATED[their_king][to]) and attacked(board, their_king, side))
+        related = RELATED[their_king]
+        self.checks.append((related[frm] != 0 or related[to] != 0) and attacked(board, their_king, side))
         return True
 
     def unmake(self) -> None:
