@@ -5,16 +5,24 @@ A move that leaves its own king attacked (including facing the enemy king on an 
 filtered later by :meth:`ucci_engine.position.Position.make`.
 """
 
+from typing import Final, cast
+
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
+    KNIGHT_STEPS, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
 )
+
+# Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
+# (and a free when its list dies); compiled, a list of ``object`` hands out these instead: appended,
+# an entry only gains a reference. ``generate`` builds its list from them and returns it as list[int].
+MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
 
 
 def generate(board: list[int], squares: list[int], side: int, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
     own = OWN[side]
-    out: list[int] = []
+    moves = MOVE_OBJECTS
+    out: list[object] = []
     for sq in squares:
         kind = board[sq] & 7
         base = sq << 7
@@ -24,10 +32,10 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                     q = board[to]
                     if q == 0:
                         if not captures_only:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                     else:
                         if not own[q]:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                         break
         elif kind == CANNON:
             for ray in RAYS[sq]:
@@ -37,36 +45,36 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                     if not screened:
                         if q == 0:
                             if not captures_only:
-                                out.append(base | to)
+                                out.append(moves[base | to])
                         else:
                             screened = True
                     elif q != 0:
                         if not own[q]:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                         break
         elif kind == KNIGHT:
             for to, leg in KNIGHT_STEPS[sq]:
                 if board[leg] == 0:
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
-                        out.append(base | to)
+                        out.append(moves[base | to])
         elif kind == PAWN:
             for to in PAWN_STEPS[side][sq]:
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
-                    out.append(base | to)
+                    out.append(moves[base | to])
         elif kind == BISHOP:
             for to, eye in BISHOP_STEPS[sq]:
                 if board[eye] == 0:
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
-                        out.append(base | to)
+                        out.append(moves[base | to])
         else:
             for to in (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]):
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
-                    out.append(base | to)
-    return out
+                    out.append(moves[base | to])
+    return cast(list[int], out)
 
 
 def attacked(board: list[int], sq: int, by: int) -> bool:
