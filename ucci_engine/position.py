@@ -30,8 +30,8 @@ _rng = random.Random(20261121)
 ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
-_MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
-_LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
+_MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
+_LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
 
 
 class FenError(ValueError):
@@ -230,12 +230,15 @@ class Position(SearchPosition):
             board[frm] = piece
             board[to] = captured
             return False
-        values = self.values
         self.undo.append((move, captured, index, self.score))
-        self.score += values[piece][to] - values[piece][frm] - values[captured][to]
-        h = self.hash ^ ZOBRIST[piece][frm] ^ ZOBRIST[piece][to] ^ ZOBRIST_SIDE
+        values = self.values[piece]
+        keys = ZOBRIST[piece]
+        score = self.score + values[to] - values[frm]
+        h = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
         if captured:
+            score -= self.values[captured][to]
             h ^= ZOBRIST[captured][to]
+        self.score = score
         self.hash = h
         self.side = side ^ 1
         self.keys.append(h)
