@@ -14,7 +14,7 @@ from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, STRUCTURE_ON, TEMPO, exchange, piece_values, structure
-from ucci_engine.movegen import attacked, generate
+from ucci_engine.movegen import attacked, checks_after, generate, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
     RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -219,8 +219,13 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             self.kings[side] = to
             king = to
-        related = RELATED[king]
-        if (piece & 7 == KING or self.checks[-1] or related[frm] or related[to]) and attacked(board, king, side ^ 1):
+        if piece & 7 == KING or self.checks[-1]:
+            exposed = attacked(board, king, side ^ 1)
+        else:
+            # Not in check and not moving its king, the mover can only uncover an attack on it.
+            related = RELATED[king]
+            exposed = (related[frm] != 0 or related[to] != 0) and uncovered(board, king, side ^ 1, frm, to)
+        if exposed:
             if piece & 7 == KING:
                 self.kings[side] = frm
             own[slots[to]] = frm
@@ -245,7 +250,7 @@ class Position(SearchPosition):
         self.quiet.append(0 if captured else self.quiet[-1] + 1)
         their_king = self.kings[side ^ 1]
         related = RELATED[their_king]
-        self.checks.append((related[frm] != 0 or related[to] != 0) and attacked(board, their_king, side))
+        self.checks.append((related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to))
         return True
 
     def unmake(self) -> None:

@@ -176,6 +176,11 @@ def _rays() -> list[list[list[int]]]:
 
 
 RAYS: Final[list[list[list[int]]]] = _rays()
+# LINES[sq][other]: which of RAYS[sq] holds ``other`` (4 when none does).
+LINES: Final[list[bytes]] = [
+    bytes([next((d for d in range(4) if other in RAYS[sq][d]), 4) for other in range(SQUARES)]) for sq in range(SQUARES)
+]
+
 
 def _related(a: int, b: int) -> bool:
     fa, ra, fb, rb = file_of(a), rank_of(a), file_of(b), rank_of(b)
