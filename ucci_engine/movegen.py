@@ -9,7 +9,7 @@ from typing import Final, cast
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
+    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
 )
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
@@ -97,10 +97,11 @@ def uncovered(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
     other = lines[to]
     if other < 4 and other != line and _line_hit(board, rays[other], rook, cannon, king):
         return True
-    knight = enemy | KNIGHT
-    for f, leg in KNIGHT_ATTACKERS[sq]:
-        if leg == frm and board[f] == knight:
-            return True
+    if line == LEG:
+        knight = enemy | KNIGHT
+        for f, leg in KNIGHT_ATTACKERS[sq]:
+            if leg == frm and board[f] == knight:
+                return True
     return False
 
 

@@ -176,9 +176,15 @@ def _rays() -> list[list[list[int]]]:
 
 
 RAYS: Final[list[list[list[int]]]] = _rays()
-# LINES[sq][other]: which of RAYS[sq] holds ``other`` (4 when none does).
+LEG: Final = 4
+# LINES[sq][other]: which of RAYS[sq] holds ``other`` (0-3); LEG when ``other`` is the leg of a
+# horse's jump onto ``sq``; 5 otherwise.
 LINES: Final[list[bytes]] = [
-    bytes([next((d for d in range(4) if other in RAYS[sq][d]), 4) for other in range(SQUARES)]) for sq in range(SQUARES)
+    bytes([
+        next((d for d in range(4) if other in RAYS[sq][d]), LEG if any(leg == other for _, leg in KNIGHT_ATTACKERS[sq]) else 5)
+        for other in range(SQUARES)
+    ])
+    for sq in range(SQUARES)
 ]
 
 
