@@ -227,25 +227,46 @@ def exchange(board: list[int], move: int) -> int:
     """
     frm, to = move >> 7, move & 127
     victim = board[to]
-    gains = [SEE_VALUE[victim & 7]]
-    moved = [frm, board[frm]]
-    board[to] = board[frm]
+    piece = board[frm]
+    board[to] = piece
     board[frm] = 0
-    side = (board[to] >> 3) ^ 1
+    # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
+    # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
+    # into bounds low and high, it is decided once low reaches high. No list is made: the squares
+    # the recapturing pieces left, with their codes, are packed into one int (11 bits a capture).
+    balance = SEE_VALUE[victim & 7]
+    low, high = -_EXCHANGE_BOUND, _EXCHANGE_BOUND
+    left = 0
+    side = (piece >> 3) ^ 1
+    theirs = True  # whether the next capture is the opponent's
     while True:
         at = least_attacker(board, to, side)
         if at < 0:
             break
-        gains.append(SEE_VALUE[board[to] & 7] - gains[-1])
-        moved.append(at)
-        moved.append(board[at])
-        board[to] = board[at]
+        if theirs:
+            if balance < high:
+                high = balance if balance > low else low
+        elif balance > low:
+            low = balance
+        if low >= high:
+            break
+        taken = SEE_VALUE[board[to] & 7]
+        balance = balance - taken if theirs else balance + taken
+        code = board[at]
+        left = left << 11 | code << 7 | at
+        board[to] = code
         board[at] = 0
         side ^= 1
-    for i in range(len(moved) - 2, -1, -2):
-        board[moved[i]] = moved[i + 1]
+        theirs = not theirs
+    while left:
+        board[left & 127] = left >> 7 & 15
+        left >>= 11
+    board[frm] = piece
     board[to] = victim
-    for i in range(len(gains) - 1, 0, -1):
-        if -gains[i] < gains[i - 1]:
-            gains[i - 1] = -gains[i]
-    return gains[0]
+    if balance <= low:
+        return low if low < high else high
+    return balance if balance < high else high
+
+
+# Beyond any exchange's balance (16 pieces of at most 5000 each side).
+_EXCHANGE_BOUND: Final = 1 << 20

@@ -5,16 +5,24 @@ A move that leaves its own king attacked (including facing the enemy king on an 
 filtered later by :meth:`ucci_engine.position.Position.make`.
 """
 
+from typing import Final, cast
+
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
+    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
 )
+
+# Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
+# (and a free when its list dies); compiled, a list of ``object`` hands out these instead: appended,
+# an entry only gains a reference. ``generate`` builds its list from them and returns it as list[int].
+MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
 
 
 def generate(board: list[int], squares: list[int], side: int, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
     own = OWN[side]
-    out: list[int] = []
+    moves = MOVE_OBJECTS
+    out: list[object] = []
     for sq in squares:
         kind = board[sq] & 7
         base = sq << 7
@@ -24,10 +32,10 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                     q = board[to]
                     if q == 0:
                         if not captures_only:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                     else:
                         if not own[q]:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                         break
         elif kind == CANNON:
             for ray in RAYS[sq]:
@@ -37,36 +45,36 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                     if not screened:
                         if q == 0:
                             if not captures_only:
-                                out.append(base | to)
+                                out.append(moves[base | to])
                         else:
                             screened = True
                     elif q != 0:
                         if not own[q]:
-                            out.append(base | to)
+                            out.append(moves[base | to])
                         break
         elif kind == KNIGHT:
             for to, leg in KNIGHT_STEPS[sq]:
                 if board[leg] == 0:
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
-                        out.append(base | to)
+                        out.append(moves[base | to])
         elif kind == PAWN:
             for to in PAWN_STEPS[side][sq]:
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
-                    out.append(base | to)
+                    out.append(moves[base | to])
         elif kind == BISHOP:
             for to, eye in BISHOP_STEPS[sq]:
                 if board[eye] == 0:
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
-                        out.append(base | to)
+                        out.append(moves[base | to])
         else:
             for to in (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]):
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
-                    out.append(base | to)
-    return out
+                    out.append(moves[base | to])
+    return cast(list[int], out)
 
 
 def attacked(board: list[int], sq: int, by: int) -> bool:
@@ -74,23 +82,66 @@ def attacked(board: list[int], sq: int, by: int) -> bool:
     return _hit(board, sq, by, (by << 3) | KING)
 
 
+def uncovered(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
+    """After a move from ``frm`` to ``to`` by the side that ``by`` attacks, is ``sq`` attacked by ``by``,
+    given that it was not before the move? Only the lines from ``sq`` through ``frm`` and ``to`` and
+    a horse whose leg was ``frm`` can have changed: this answers as :func:`attacked`, at less cost.
+    """
+    enemy = by << 3
+    rook, cannon, king = enemy | ROOK, enemy | CANNON, enemy | KING
+    lines = LINES[sq]
+    rays = RAYS[sq]
+    line = lines[frm]
+    if line < 4 and _line_hit(board, rays[line], rook, cannon, king):
+        return True
+    other = lines[to]
+    if other < 4 and other != line and _line_hit(board, rays[other], rook, cannon, king):
+        return True
+    if line == LEG:
+        knight = enemy | KNIGHT
+        for f, leg in KNIGHT_ATTACKERS[sq]:
+            if leg == frm and board[f] == knight:
+                return True
+    return False
+
+
+def checks_after(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
+    """After ``by`` moved a piece from ``frm`` to ``to``, is ``sq`` (not attacked before the move)
+    attacked by ``by``? Answers as :func:`attacked`: the moved piece itself, or what it uncovered."""
+    kind = board[to] & 7
+    if kind == KNIGHT:
+        for f, leg in KNIGHT_ATTACKERS[sq]:
+            if f == to and board[leg] == 0:
+                return True
+    elif kind == PAWN:
+        for f in PAWN_ATTACKERS[by][sq]:
+            if f == to:
+                return True
+    return uncovered(board, sq, by, frm, to)
+
+
+def _line_hit(board: list[int], ray: list[int], rook: int, cannon: int, king: int) -> bool:
+    """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
+    screened = False
+    for t in ray:
+        q = board[t]
+        if q != 0:
+            if not screened:
+                if q == rook or q == king:
+                    return True
+                screened = True
+            else:
+                return q == cannon
+    return False
+
+
 def _hit(board: list[int], sq: int, by: int, flying_king: int) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
     enemy = by << 3
     rook, cannon = enemy | ROOK, enemy | CANNON
     for ray in RAYS[sq]:
-        screened = False
-        for t in ray:
-            q = board[t]
-            if q != 0:
-                if not screened:
-                    if q == rook or q == flying_king:
-                        return True
-                    screened = True
-                else:
-                    if q == cannon:
-                        return True
-                    break
+        if _line_hit(board, ray, rook, cannon, flying_king):
+            return True
     knight = enemy | KNIGHT
     for f, leg in KNIGHT_ATTACKERS[sq]:
         if board[f] == knight and board[leg] == 0:

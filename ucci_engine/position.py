@@ -14,7 +14,7 @@ from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, STRUCTURE_ON, TEMPO, exchange, piece_values, structure
-from ucci_engine.movegen import attacked, generate
+from ucci_engine.movegen import attacked, checks_after, generate, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
     RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -30,8 +30,8 @@ _rng = random.Random(20261121)
 ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
-_MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
-_LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
+_MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
+_LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
 
 
 class FenError(ValueError):
@@ -219,7 +219,13 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             self.kings[side] = to
             king = to
-        if (piece & 7 == KING or self.checks[-1] or RELATED[king][frm] or RELATED[king][to]) and attacked(board, king, side ^ 1):
+        if piece & 7 == KING or self.checks[-1]:
+            exposed = attacked(board, king, side ^ 1)
+        else:
+            # Not in check and not moving its king, the mover can only uncover an attack on it.
+            related = RELATED[king]
+            exposed = (related[frm] != 0 or related[to] != 0) and uncovered(board, king, side ^ 1, frm, to)
+        if exposed:
             if piece & 7 == KING:
                 self.kings[side] = frm
             own[slots[to]] = frm
@@ -229,18 +235,22 @@ class Position(SearchPosition):
             board[frm] = piece
             board[to] = captured
             return False
-        values = self.values
         self.undo.append((move, captured, index, self.score))
-        self.score += values[piece][to] - values[piece][frm] - values[captured][to]
-        h = self.hash ^ ZOBRIST[piece][frm] ^ ZOBRIST[piece][to] ^ ZOBRIST_SIDE
+        values = self.values[piece]
+        keys = ZOBRIST[piece]
+        score = self.score + values[to] - values[frm]
+        h = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
         if captured:
+            score -= self.values[captured][to]
             h ^= ZOBRIST[captured][to]
+        self.score = score
         self.hash = h
         self.side = side ^ 1
         self.keys.append(h)
         self.quiet.append(0 if captured else self.quiet[-1] + 1)
         their_king = self.kings[side ^ 1]
-        self.checks.append((RELATED[their_king][frm] or RELATED[their_king][to]) and attacked(board, their_king, side))
+        related = RELATED[their_king]
+        self.checks.append((related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to))
         return True
 
     def unmake(self) -> None:

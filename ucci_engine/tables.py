@@ -176,6 +176,17 @@ def _rays() -> list[list[list[int]]]:
 
 
 RAYS: Final[list[list[list[int]]]] = _rays()
+LEG: Final = 4
+# LINES[sq][other]: which of RAYS[sq] holds ``other`` (0-3); LEG when ``other`` is the leg of a
+# horse's jump onto ``sq``; 5 otherwise.
+LINES: Final[list[bytes]] = [
+    bytes([
+        next((d for d in range(4) if other in RAYS[sq][d]), LEG if any(leg == other for _, leg in KNIGHT_ATTACKERS[sq]) else 5)
+        for other in range(SQUARES)
+    ])
+    for sq in range(SQUARES)
+]
+
 
 def _related(a: int, b: int) -> bool:
     fa, ra, fb, rb = file_of(a), rank_of(a), file_of(b), rank_of(b)
@@ -183,13 +194,14 @@ def _related(a: int, b: int) -> bool:
     return fa == fb or ra == rb or (df == 1 and dr == 1) or (df, dr) in ((1, 2), (2, 1))
 
 
-# RELATED[king][sq]: a piece leaving or reaching ``sq`` may change whether ``king`` is attacked (same
-# file or rank: rook and cannon lines and the flying general; a diagonal neighbour: a horse's leg; a
-# horse's jump away: the horse itself). Moves that touch no such square need no attack test.
-RELATED: Final[list[list[bool]]] = [[_related(k, sq) for sq in range(SQUARES)] for k in range(SQUARES)]
+# RELATED[king][sq]: 1 when a piece leaving or reaching ``sq`` may change whether ``king``
+# is attacked (same file or rank: rook and cannon lines and the flying general; a diagonal neighbour:
+# a horse's leg; a horse's jump away: the horse itself). Moves that touch no such square need no
+# attack test. Flags are ``bytes``: compiled, a bytes read is a byte load, a list read unboxes.
+RELATED: Final[list[bytes]] = [bytes([_related(k, sq) for sq in range(SQUARES)]) for k in range(SQUARES)]
 
-# OWN[side][code]: is ``code`` a piece of ``side`` (False for an empty square).
-OWN: Final[list[list[bool]]] = [[0 < c < 8 for c in range(16)], [c > 8 for c in range(16)]]
+# OWN[side][code]: 1 when ``code`` is a piece of ``side`` (0 for an empty square).
+OWN: Final[list[bytes]] = [bytes([0 < c < 8 for c in range(16)]), bytes([c > 8 for c in range(16)])]
 
 
 def square_name(sq: int) -> str:
