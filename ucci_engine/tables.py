@@ -205,7 +205,9 @@ OWN: Final[list[bytes]] = [bytes([0 < c < 8 for c in range(16)]), bytes([c > 8 f
 
 
 def square_name(sq: int) -> str:
-    """>>> square_name(0), square_name(89)
+    """The square's name, file letter then rank digit.
+
+    >>> square_name(0), square_name(89)
     ('a0', 'i9')
     """
     return "abcdefghi"[file_of(sq)] + str(rank_of(sq))
