@@ -65,3 +65,43 @@ def test_harvesting_played_games_keeps_each_quiet_position_once(tmp_path) -> Non
     assert harvest(out, [game, game], skip=2, every=1, seed=1) == 5  # plies 2 to 6, the second copy adds none
     lines = out.read_text().splitlines()
     assert all(line.endswith(";1.0") and quiet(Position.from_fen(line.split(";")[0])) for line in lines)
+
+
+FAKE_ENGINE = """
+import sys
+asked = open(sys.argv[1], "a")
+for line in sys.stdin:
+    words = line.split()
+    if words == ["uci"]:
+        print("uciok", flush=True)
+    elif words == ["isready"]:
+        print("readyok", flush=True)
+    elif words[:2] == ["position", "fen"]:
+        asked.write(" ".join(words[2:]) + "\\n")
+        asked.flush()
+    elif words[:1] == ["go"]:
+        print("info depth 1 score cp 30", flush=True)
+        print("bestmove a0a1", flush=True)
+    elif words == ["quit"]:
+        break
+"""
+
+
+def test_labelling_continues_a_stopped_run_without_asking_its_positions_again(tmp_path) -> None:
+    import sys
+
+    from ucci_engine.tune import label
+
+    engine = tmp_path / "engine.py"
+    engine.write_text(FAKE_ENGINE)
+    asked = tmp_path / "asked.txt"
+    red, black, third = (f"{board} {side} - - 0 1" for board, side in (
+        ("4k4/9/9/9/9/9/9/9/9/3K5", "w"), ("4k4/9/9/9/9/9/9/9/9/3K5", "b"), ("3k5/9/9/9/9/9/9/9/9/4K4", "w")))
+    src = tmp_path / "positions.txt"
+    src.write_text(f"{red};1.0\n{black};0.5\n{third};0.0\n")
+    out = tmp_path / "positions.txt.labelled"
+    out.write_text(f"{red};1.0;-77\n{black};0.5;1")  # stopped while writing its second line
+    assert label(src, out, f"{sys.executable} {engine} {asked}", depth=3) == 2
+    # The first line is kept as it was; the cut one is asked again, its score turned to red's view.
+    assert out.read_text().splitlines() == [f"{red};1.0;-77", f"{black};0.5;-30", f"{third};0.0;30"]
+    assert asked.read_text().splitlines() == [black, third]
