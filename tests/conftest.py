@@ -8,7 +8,8 @@ import sys
 import threading
 import time
 import queue
-from typing import Optional
+import random
+from typing import Iterator, Optional
 
 import pytest
 
@@ -30,6 +31,22 @@ def sanqi_command() -> list[str]:
     if found:
         return [found]
     return [sys.executable, "-m", "engine_core"]
+
+
+def random_games(seed: int, games: int, longest: int) -> Iterator[tuple["Position", list[int]]]:
+    """Each position of ``games`` random xiangqi games from the start (20 to ``longest`` plies), with its
+    legal moves, before the move played from it; the caller may read the board but not change it."""
+    from ucci_engine.position import START_FEN, Position
+
+    rng = random.Random(seed)
+    for _ in range(games):
+        pos = Position.from_fen(START_FEN)
+        for _ in range(rng.randrange(20, longest)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            yield pos, moves
+            pos.make(rng.choice(moves))
 
 
 def plays_legally(fen: str, moves: list[str], move: str) -> bool:

@@ -1,12 +1,11 @@
 """A quiet move loses when the piece it moves can be won on its new square (the search skips such
 moves near the leaves); a move to a square the other side cannot take on with profit does not."""
 
-import random
-
 import pytest
 
+from conftest import random_games
 from ucci_engine.evaluate import SEE_VALUE, exchange, least_attacker
-from ucci_engine.position import START_FEN, Position
+from ucci_engine.position import Position
 from ucci_engine.tables import parse_move
 
 OPENING = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3"
@@ -47,18 +46,11 @@ def swap_list_exchange(board: list[int], move: int) -> int:
 
 
 def test_exchange_matches_the_swap_list_and_leaves_the_board_as_it_was() -> None:
-    rng = random.Random(7)
     checked = 0
-    for _ in range(20):
-        pos = Position.from_fen(START_FEN)
-        for _ in range(rng.randrange(20, 120)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            before = pos.board[:]
-            for m in pos.moves():
-                assert exchange(pos.board, m) == swap_list_exchange(pos.board, m), (pos.fen(), m)
-                assert pos.board == before
-                checked += 1
-            pos.make(rng.choice(moves))
+    for pos, _ in random_games(7, 20, 120):
+        before = pos.board[:]
+        for m in pos.moves():
+            assert exchange(pos.board, m) == swap_list_exchange(pos.board, m), (pos.fen(), m)
+            assert pos.board == before
+            checked += 1
     assert checked > 20000

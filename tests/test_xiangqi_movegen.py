@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, random_games
 from ucci_engine.movegen import attacked, checks_after, uncovered
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import KING, move_name
@@ -92,47 +92,34 @@ def test_piece_lists_follow_the_board_through_a_game_and_back() -> None:
 
 
 def test_uncovered_answers_as_attacked_for_moves_out_of_no_check() -> None:
-    rng = random.Random(11)
     checked = 0
-    for _ in range(40):
-        pos = Position.from_fen(START_FEN)
-        for _ in range(rng.randrange(20, 160)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            side, king = pos.side, pos.kings[pos.side]
-            if not pos.in_check():
-                board = pos.board
-                for m in pos.moves():
-                    frm, to = m >> 7, m & 127
-                    if board[frm] & 7 == KING:
-                        continue
-                    piece, captured = board[frm], board[to]
-                    board[to], board[frm] = piece, 0
-                    assert uncovered(board, king, side ^ 1, frm, to) == attacked(board, king, side ^ 1), (pos.fen(), m)
-                    board[frm], board[to] = piece, captured
-                    checked += 1
-            pos.make(rng.choice(moves))
+    for pos, _ in random_games(11, 40, 160):
+        side, king = pos.side, pos.kings[pos.side]
+        if pos.in_check():
+            continue
+        board = pos.board
+        for m in pos.moves():
+            frm, to = m >> 7, m & 127
+            if board[frm] & 7 == KING:
+                continue
+            piece, captured = board[frm], board[to]
+            board[to], board[frm] = piece, 0
+            assert uncovered(board, king, side ^ 1, frm, to) == attacked(board, king, side ^ 1), (pos.fen(), m)
+            board[frm], board[to] = piece, captured
+            checked += 1
     assert checked > 50000
 
 
 def test_checks_after_answers_as_attacked_for_every_move() -> None:
-    rng = random.Random(17)
     checked = 0
-    for _ in range(40):
-        pos = Position.from_fen(START_FEN)
-        for _ in range(rng.randrange(20, 160)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            side, their_king = pos.side, pos.kings[pos.side ^ 1]
-            board = pos.board
-            for m in moves:
-                frm, to = m >> 7, m & 127
-                piece, captured = board[frm], board[to]
-                board[to], board[frm] = piece, 0
-                assert checks_after(board, their_king, side, frm, to) == attacked(board, their_king, side), (pos.fen(), m)
-                board[frm], board[to] = piece, captured
-                checked += 1
-            pos.make(rng.choice(moves))
+    for pos, moves in random_games(17, 40, 160):
+        side, their_king = pos.side, pos.kings[pos.side ^ 1]
+        board = pos.board
+        for m in moves:
+            frm, to = m >> 7, m & 127
+            piece, captured = board[frm], board[to]
+            board[to], board[frm] = piece, 0
+            assert checks_after(board, their_king, side, frm, to) == attacked(board, their_king, side), (pos.fen(), m)
+            board[frm], board[to] = piece, captured
+            checked += 1
     assert checked > 50000
