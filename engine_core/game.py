@@ -73,6 +73,11 @@ class SearchPosition:
         skips such moves near the leaves. A game without the notion keeps this answer, False."""
         return False
 
+    def quiet_checks(self) -> list[int]:
+        """The quiet moves that give check, which quiescence search tries at its first ply (not
+        asked in check). A game without checks keeps this answer, none."""
+        return []
+
     def move_limit(self) -> int:
         """One more than the largest move number."""
         raise NotImplementedError

@@ -308,7 +308,7 @@ class Searcher:
             return alpha
         in_check = pos.in_check()
         if depth <= 0 and not in_check:
-            return self.quiesce(pos, alpha, beta, ply)
+            return self.quiesce(pos, alpha, beta, ply, True)
         if depth < 0:
             depth = 0
         pv_node = beta - alpha > 1
@@ -467,7 +467,9 @@ class Searcher:
             keyed.append((p << ORDER_SHIFT) | m)
         return keyed
 
-    def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int) -> int:
+    def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int, checks: bool) -> int:
+        """Captures that do not lose material, all moves in check, and at the first ply (``checks``)
+        the quiet moves that give check: in xiangqi a quiet check is as forcing as a capture."""
         if self.stopped:
             return 0
         if (self.nodes & CHECK_EVERY) == 0:
@@ -499,23 +501,30 @@ class Searcher:
             elif in_check:
                 keyed.append(moves[i])
         keyed.sort(reverse=True)
+        # The quiet checks are generated only once the captures have failed to cut off.
+        checks = checks and not in_check
         legal = 0
-        for packed in keyed:
-            m = packed & MOVE_MASK
-            if not pos.make(m):
-                continue
-            self.nodes += 1
-            legal += 1
-            score = -self.quiesce(pos, -beta, -alpha, ply + 1)
-            pos.unmake()
-            if self.stopped:
-                return 0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if score >= beta:
-                        break
+        while True:
+            for packed in keyed:
+                m = packed & MOVE_MASK
+                if not pos.make(m):
+                    continue
+                self.nodes += 1
+                legal += 1
+                score = -self.quiesce(pos, -beta, -alpha, ply + 1, False)
+                pos.unmake()
+                if self.stopped:
+                    return 0
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            return best
+            if not checks:
+                break
+            checks = False
+            keyed = pos.quiet_checks()
         if in_check and legal == 0:
             return pos.no_move_score(ply)
         return best

@@ -123,3 +123,29 @@ def test_checks_after_answers_as_attacked_for_every_move() -> None:
             board[frm], board[to] = piece, captured
             checked += 1
     assert checked > 50000
+
+
+def test_quiet_checks_are_the_legal_quiet_moves_that_attack_the_other_king_in_generation_order() -> None:
+    found = 0
+    for pos, legal in random_games(23, 40, 160):
+        side, their_king = pos.side, pos.kings[pos.side ^ 1]
+        board = pos.board
+        expected = []
+        for m in legal:
+            frm, to = m >> 7, m & 127
+            if board[to] != 0:
+                continue
+            piece = board[frm]
+            board[to], board[frm] = piece, 0
+            if attacked(board, their_king, side):
+                expected.append(m)
+            board[frm], board[to] = piece, 0
+        # quiet_checks may also hold moves that leave the mover's king attacked: make() refuses them.
+        assert [m for m in pos.quiet_checks() if m in legal] == expected, pos.fen()
+        found += len(expected)
+    assert found > 500
+
+
+def test_a_king_stepping_off_its_file_uncovers_a_cannon_check() -> None:
+    pos = Position.from_fen("4k4/9/9/4P4/9/9/9/9/4K4/4C4 w")  # the red king is the cannon's second screen
+    assert [move_name(m) for m in pos.quiet_checks() if m in pos.legal_moves()] == ["e1d1", "e1f1"]

@@ -9,7 +9,7 @@ from typing import Final, cast
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, ROOK,
+    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, RELATED, ROOK,
 )
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
@@ -75,6 +75,48 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                 if (q != 0 or not captures_only) and not own[q]:
                     out.append(moves[base | to])
     return cast(list[int], out)
+
+
+def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> list[int]:
+    """The quiet moves of the pieces on ``squares`` (all of ``side``) that attack ``king``, in the order
+    of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
+    Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
+    tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
+    a cannon's second screen)."""
+    related = RELATED[king]
+    out: list[int] = []
+    for sq in squares:
+        piece = board[sq]
+        kind = piece & 7
+        uncovers = related[sq] != 0
+        if kind == ROOK or kind == CANNON:
+            for ray in RAYS[sq]:
+                for to in ray:
+                    if board[to] != 0:
+                        break
+                    if (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                        out.append(sq << 7 | to)
+        elif kind == KNIGHT or kind == BISHOP:
+            for to, block in (KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]):
+                if (board[block] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
+                        and _checks_by(board, king, side, sq, to, piece)):
+                    out.append(sq << 7 | to)
+        else:
+            steps = PAWN_STEPS[side][sq] if kind == PAWN else (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq])
+            for to in steps:
+                if board[to] == 0 and (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    out.append(sq << 7 | to)
+    return out
+
+
+def _checks_by(board: list[int], king: int, side: int, frm: int, to: int, piece: int) -> bool:
+    """Whether moving ``piece`` from ``frm`` to the empty ``to`` attacks ``king``."""
+    board[to] = piece
+    board[frm] = 0
+    hit = checks_after(board, king, side, frm, to)
+    board[frm] = piece
+    board[to] = 0
+    return hit
 
 
 def attacked(board: list[int], sq: int, by: int) -> bool:

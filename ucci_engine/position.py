@@ -14,7 +14,7 @@ from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, STRUCTURE_ON, TEMPO, exchange, piece_values, structure
-from ucci_engine.movegen import attacked, checks_after, generate, uncovered
+from ucci_engine.movegen import attacked, checks_after, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
     RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -409,6 +409,9 @@ class Position(SearchPosition):
                 order -= LOSING_CAPTURE
             out.append(order)
         return out
+
+    def quiet_checks(self) -> list[int]:
+        return quiet_checks(self.board, self.pieces[self.side], self.side, self.kings[self.side ^ 1])
 
     def quiet_loses(self, move: int) -> bool:
         return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
