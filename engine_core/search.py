@@ -4,7 +4,8 @@ Iterative deepening over a principal-variation search with aspiration windows, a
 table, quiescence search, null-move pruning, late move reductions, check extensions, a four-slot
 killer queue per ply, a counter-move table, a history table and MVV-LVA capture ordering, with the
 captures the game calls losing (a negative capture order) tried after the quiet moves and left out
-of quiescence, and quiet moves the game says lose their piece skipped in the last three plies of
+of quiescence, quiet checks (:meth:`SearchPosition.quiet_checks`) tried at the first ply of
+quiescence, and quiet moves the game says lose their piece skipped in the last three plies of
 non-PV nodes. The game supplies moves, make
 and unmake, evaluation and its rules through :class:`engine_core.game.SearchPosition`.
 
