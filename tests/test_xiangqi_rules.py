@@ -220,3 +220,24 @@ def test_digits_python_knows_but_fen_does_not_are_refused(digit: str) -> None:
 def test_counters_that_are_not_plain_numbers_fall_back_to_their_defaults(counter: str) -> None:
     pos = Position.from_fen(f"{KINGS_ONLY} w - - {counter} {counter}")
     assert pos.fen().endswith(" w - - 0 1")
+
+
+def test_a_copy_keeps_its_own_line_and_unmake_restores_the_records() -> None:
+    # The line's records are reused as it shrinks and grows: a copy must own its records, and a
+    # line cut short and played on must read as its new moves, not the old ones.
+    pos = Position.from_fen(START_FEN)
+    play(pos, "h2e2", "h9g7", "h0g2")
+    keys, quiet = pos.keys, pos.quiet
+    fork = pos.copy()
+    play(fork, "i9h9")
+    pos.unmake()
+    pos.unmake()
+    play(pos, "b9c7")
+    assert fork.keys[:4] == keys and fork.quiet == quiet + [4] and len(fork.keys) == 5
+    fresh = Position.from_fen(START_FEN)
+    play(fresh, "h2e2", "b9c7")
+    assert pos.keys == fresh.keys and pos.quiet == fresh.quiet == [0, 1, 2]
+    assert pos.fen().split()[:5] == fresh.fen().split()[:5] and pos.in_check() is fresh.in_check() is False
+    pos.unmake()
+    pos.unmake()
+    assert pos.keys == keys[:1] and pos.key() == keys[0] and pos.fen().split()[:5] == START_FEN.split()[:5]

@@ -107,6 +107,31 @@ def counter(fields: list[str], index: int, default: int) -> int:
     return int(text)
 
 
+class Ply:
+    """One ply of a game's line: the position's key, plies since a capture and whether its side to move
+    is in check (what the rules look back at), and what the move into it changed (what unmake restores).
+
+    The records are made once and reused as the line grows and shrinks: compiled, a record's fields are
+    plain machine ints, where a tuple of the same (and a list entry for a 62-bit key) would be objects
+    made and freed at every move.
+    """
+
+    def __init__(self) -> None:
+        self.key = 0
+        self.quiet = 0
+        self.check = False
+        self.move = 0  # 0 for the base position and after a null move
+        self.captured = 0
+        self.index = -1  # where the captured piece was in its side's list
+        self.score = 0  # the incremental score before the move
+
+    def copy(self) -> "Ply":
+        ply = Ply()
+        ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
+        ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
+        return ply
+
+
 class Position(SearchPosition):
     def __init__(self) -> None:
         self.board: list[int] = [0] * SQUARES
@@ -120,12 +145,9 @@ class Position(SearchPosition):
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
-        # One entry per ply since the base position, the base included: key, plies since a
-        # capture, whether the side to move is in check. The undo stack holds one record per move.
-        self.keys: list[int] = [0]
-        self.quiet: list[int] = [0]
-        self.checks: list[bool] = [False]
-        self.undo: list[tuple[int, int, int, int]] = []  # move, captured, its index, score before
+        # plies[0] is the base position, plies[ply] the current one; records beyond it wait for reuse.
+        self.plies: list[Ply] = [Ply()]
+        self.ply = 0
 
     # --- set-up -----------------------------------------------------------------------------
 
@@ -158,10 +180,12 @@ class Position(SearchPosition):
         self.kings = [board.index(KING), board.index(KING | BLACK)]
         self.fullmove = max(1, counter(fields, 5, 1))
         self.rehash()
-        self.keys = [self.hash]
-        self.quiet = [min(counter(fields, 4, 0), DRAW_PLIES)]
-        self.checks = [attacked(board, self.kings[self.side], self.side ^ 1)]
-        self.undo = []
+        base = Ply()
+        base.key = self.hash
+        base.quiet = min(counter(fields, 4, 0), DRAW_PLIES)
+        base.check = attacked(board, self.kings[self.side], self.side ^ 1)
+        self.plies = [base]
+        self.ply = 0
         if attacked(board, self.kings[self.side ^ 1], self.side):
             raise FenError("the side not to move is in check")
 
@@ -192,11 +216,19 @@ class Position(SearchPosition):
         pos.fullmove = self.fullmove
         pos.noise = self.noise
         pos.salt = self.salt
-        pos.keys = self.keys[:]
-        pos.quiet = self.quiet[:]
-        pos.checks = self.checks[:]
-        pos.undo = self.undo[:]
+        pos.plies = [ply.copy() for ply in self.plies[: self.ply + 1]]
+        pos.ply = self.ply
         return pos
+
+    @property
+    def keys(self) -> list[int]:
+        """The key of each position of the line, the base one first."""
+        return [ply.key for ply in self.plies[: self.ply + 1]]
+
+    @property
+    def quiet(self) -> list[int]:
+        """Plies since a capture at each position of the line, the base one first."""
+        return [ply.quiet for ply in self.plies[: self.ply + 1]]
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -219,7 +251,9 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             self.kings[side] = to
             king = to
-        if piece & 7 == KING or self.checks[-1]:
+        plies = self.plies
+        last = plies[self.ply]
+        if piece & 7 == KING or last.check:
             exposed = attacked(board, king, side ^ 1)
         else:
             # Not in check and not moving its king, the mover can only uncover an attack on it.
@@ -235,7 +269,14 @@ class Position(SearchPosition):
             board[frm] = piece
             board[to] = captured
             return False
-        self.undo.append((move, captured, index, self.score))
+        n = self.ply + 1
+        if n == len(plies):
+            plies.append(Ply())
+        ply = plies[n]
+        ply.move = move
+        ply.captured = captured
+        ply.index = index
+        ply.score = self.score
         values = self.values[piece]
         keys = ZOBRIST[piece]
         score = self.score + values[to] - values[frm]
@@ -246,18 +287,19 @@ class Position(SearchPosition):
         self.score = score
         self.hash = h
         self.side = side ^ 1
-        self.keys.append(h)
-        self.quiet.append(0 if captured else self.quiet[-1] + 1)
+        self.ply = n
+        ply.key = h
+        ply.quiet = 0 if captured else last.quiet + 1
         their_king = self.kings[side ^ 1]
         related = RELATED[their_king]
-        self.checks.append((related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to))
+        ply.check = (related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to)
         return True
 
     def unmake(self) -> None:
-        move, captured, index, score = self.undo.pop()
-        self.keys.pop()
-        self.quiet.pop()
-        self.checks.pop()
+        plies = self.plies
+        ply = plies[self.ply]
+        self.ply -= 1
+        move, captured = ply.move, ply.captured
         board = self.board
         frm, to = move >> 7, move & 127
         side = self.side ^ 1
@@ -268,12 +310,12 @@ class Position(SearchPosition):
         self.pieces[side][slots[to]] = frm
         slots[frm] = slots[to]
         if captured:
-            self._restore(self.side, index, to)
+            self._restore(self.side, ply.index, to)
         if piece & 7 == KING:
             self.kings[side] = frm
         self.side = side
-        self.score = score
-        self.hash = self.keys[-1]
+        self.score = ply.score
+        self.hash = plies[self.ply].key
 
     def _drop(self, side: int, index: int) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
@@ -296,21 +338,23 @@ class Position(SearchPosition):
         self.slots[sq] = index
 
     def make_null(self) -> None:
-        self.undo.append((0, 0, -1, self.score))
         self.hash ^= ZOBRIST_SIDE
         self.side ^= 1
-        self.keys.append(self.hash)
-        # A null move breaks any repetition cycle through it.
-        self.quiet.append(0)
-        self.checks.append(False)
+        self.ply += 1
+        if self.ply == len(self.plies):
+            self.plies.append(Ply())
+        ply = self.plies[self.ply]
+        ply.move = 0
+        ply.captured = 0
+        ply.score = self.score
+        ply.key = self.hash
+        ply.quiet = 0  # a null move breaks any repetition cycle through it
+        ply.check = False
 
     def unmake_null(self) -> None:
-        self.undo.pop()
-        self.keys.pop()
-        self.quiet.pop()
-        self.checks.pop()
+        self.ply -= 1
         self.side ^= 1
-        self.hash = self.keys[-1]
+        self.hash = self.plies[self.ply].key
 
     def legal_moves(self) -> list[int]:
         out: list[int] = []
@@ -352,7 +396,7 @@ class Position(SearchPosition):
         return generate(self.board, self.pieces[self.side], self.side, True)
 
     def in_check(self) -> bool:
-        return self.checks[-1]
+        return self.plies[self.ply].check
 
     def null_ok(self) -> bool:
         # Zugzwang is real in xiangqi endings: only null-move with a rook, horse or cannon left.
@@ -372,16 +416,16 @@ class Position(SearchPosition):
         return score
 
     def rule_score(self, ply: int) -> int:
-        quiet = self.quiet[-1]
+        plies = self.plies
+        n = self.ply
+        quiet = plies[n].quiet
         if quiet < 4:
             return NO_SCORE
-        keys = self.keys
-        n = len(keys) - 1
-        key = keys[n]
+        key = plies[n].key
         i = n - 4
         stop = max(n - quiet, 0)
         while i >= stop:
-            if keys[i] == key:
+            if plies[i].key == key:
                 return self.judge_cycle(n - i)
             i -= 2
         if quiet >= DRAW_PLIES:
@@ -440,17 +484,17 @@ class Position(SearchPosition):
 
     def _all_checks(self, length: int) -> tuple[bool, bool]:
         """Did each side give check with every one of its moves in the last ``length`` plies?"""
-        checks = self.checks
-        n = len(checks) - 1
-        theirs = all(checks[n - k] for k in range(0, length, 2))  # their moves led into n, n-2, …
-        mine = all(checks[n - k] for k in range(1, length, 2))
+        plies = self.plies
+        n = self.ply
+        theirs = all(plies[n - k].check for k in range(0, length, 2))  # their moves led into n, n-2, …
+        mine = all(plies[n - k].check for k in range(1, length, 2))
         return mine, theirs
 
     def _chases(self, length: int) -> tuple[int, int]:
         """Pieces each side chased with every one of its moves in the cycle, as index masks."""
         replay: list[int] = []
         for _ in range(length):
-            replay.append(self.undo[-1][0])
+            replay.append(self.plies[self.ply].move)
             self.unmake()
         masks = [-1, -1]
         for move in reversed(replay):
@@ -537,7 +581,7 @@ class Position(SearchPosition):
                 row += letter if p < BLACK else letter.lower()
             rows.append(row + (str(gap) if gap else ""))
         side = "w" if self.side == RED_SIDE else "b"
-        return f"{'/'.join(rows)} {side} - - {self.quiet[-1]} {self.fullmove}"
+        return f"{'/'.join(rows)} {side} - - {self.plies[self.ply].quiet} {self.fullmove}"
 
     def diagram(self) -> str:
         lines = []
@@ -552,13 +596,13 @@ class Position(SearchPosition):
                 lines.append("  " + "~" * 17)
         lines.append("  a b c d e f g h i")
         lines.append(f"FEN: {self.fen()}")
-        lines.append(f"Key: {self.hash:016x}  Checked: {'yes' if self.checks[-1] else 'no'}")
+        lines.append(f"Key: {self.hash:016x}  Checked: {'yes' if self.plies[self.ply].check else 'no'}")
         return "\n".join(lines)
 
     def outcome(self) -> Optional[str]:
         """A finished game's result for the side to move: 'loss' (mated or stalemated), 'draw', or None."""
         if not self.legal_moves():
             return "loss"
-        if self.quiet[-1] >= DRAW_PLIES:
+        if self.plies[self.ply].quiet >= DRAW_PLIES:
             return "draw"
         return None
