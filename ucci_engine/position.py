@@ -441,17 +441,15 @@ class Position(SearchPosition):
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
-        out: list[int] = []
-        for m in moves:
+        out = [0] * len(moves)  # most moves of a full node are quiet: their entries stay 0
+        for i, m in enumerate(moves):
             victim = board[m & 127]
-            if victim == 0:
-                out.append(0)
-                continue
-            attacker = board[m >> 7] & 7
-            order = _MVV[victim & 7] * 8 + 8 - _LVA[attacker]
-            if SEE_VALUE[attacker] > SEE_VALUE[victim & 7] and exchange(board, m) < 0:
-                order -= LOSING_CAPTURE
-            out.append(order)
+            if victim != 0:
+                attacker = board[m >> 7] & 7
+                order = _MVV[victim & 7] * 8 + 8 - _LVA[attacker]
+                if SEE_VALUE[attacker] > SEE_VALUE[victim & 7] and exchange(board, m) < 0:
+                    order -= LOSING_CAPTURE
+                out[i] = order
         return out
 
     def quiet_checks(self) -> list[int]:
