@@ -110,6 +110,28 @@ def test_uncovered_answers_as_attacked_for_moves_out_of_no_check() -> None:
     assert checked > 50000
 
 
+def test_make_in_check_accepts_exactly_the_moves_that_leave_the_king_unattacked() -> None:
+    # In check, make keeps the check without a test for moves that touch no square related to the
+    # king: every move tried in check must be judged as attacked() judges it.
+    checked = 0
+    for pos, _ in random_games(23, 300, 160):
+        if not pos.in_check():
+            continue
+        side = pos.side
+        board = pos.board
+        for m in pos.moves():
+            frm, to = m >> 7, m & 127
+            piece, captured = board[frm], board[to]
+            board[to], board[frm] = piece, 0
+            safe = not attacked(board, to if piece & 7 == KING else pos.kings[side], side ^ 1)
+            board[frm], board[to] = piece, captured
+            assert pos.make(m) == safe, (pos.fen(), move_name(m))
+            if safe:
+                pos.unmake()
+            checked += 1
+    assert checked > 5000
+
+
 def test_checks_after_answers_as_attacked_for_every_move() -> None:
     checked = 0
     for pos, moves in random_games(17, 40, 160):

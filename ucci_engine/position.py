@@ -253,12 +253,19 @@ class Position(SearchPosition):
             king = to
         plies = self.plies
         last = plies[self.ply]
-        if piece & 7 == KING or last.check:
+        if piece & 7 == KING:
             exposed = attacked(board, king, side ^ 1)
         else:
-            # Not in check and not moving its king, the mover can only uncover an attack on it.
             related = RELATED[king]
-            exposed = (related[frm] != 0 or related[to] != 0) and uncovered(board, king, side ^ 1, frm, to)
+            if related[frm] == 0 and related[to] == 0:
+                # Whether the king is attacked changes only when a related square does: a check
+                # stays (most moves tried in check end here), and no new one appears.
+                exposed = last.check
+            elif last.check:
+                exposed = attacked(board, king, side ^ 1)
+            else:
+                # Not in check and not moving its king, the mover can only uncover an attack on it.
+                exposed = uncovered(board, king, side ^ 1, frm, to)
         if exposed:
             if piece & 7 == KING:
                 self.kings[side] = frm
