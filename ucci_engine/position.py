@@ -145,9 +145,11 @@ class Position(SearchPosition):
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
-        # plies[0] is the base position, plies[ply] the current one; records beyond it wait for reuse.
+        # plies[0] is the base position, plies[ply] the current one (also ``top``, which the search reads at
+        # every node without a list read); records beyond it wait for reuse.
         self.plies: list[Ply] = [Ply()]
         self.ply = 0
+        self.top = self.plies[0]
 
     # --- set-up -----------------------------------------------------------------------------
 
@@ -186,6 +188,7 @@ class Position(SearchPosition):
         base.check = attacked(board, self.kings[self.side], self.side ^ 1)
         self.plies = [base]
         self.ply = 0
+        self.top = base
         if attacked(board, self.kings[self.side ^ 1], self.side):
             raise FenError("the side not to move is in check")
 
@@ -218,6 +221,7 @@ class Position(SearchPosition):
         pos.salt = self.salt
         pos.plies = [ply.copy() for ply in self.plies[: self.ply + 1]]
         pos.ply = self.ply
+        pos.top = pos.plies[-1]
         return pos
 
     @property
@@ -252,7 +256,7 @@ class Position(SearchPosition):
             self.kings[side] = to
             king = to
         plies = self.plies
-        last = plies[self.ply]
+        last = self.top
         if piece & 7 == KING:
             exposed = attacked(board, king, side ^ 1)
         else:
@@ -295,6 +299,7 @@ class Position(SearchPosition):
         self.hash = h
         self.side = side ^ 1
         self.ply = n
+        self.top = ply
         ply.key = h
         ply.quiet = 0 if captured else last.quiet + 1
         their_king = self.kings[side ^ 1]
@@ -303,9 +308,9 @@ class Position(SearchPosition):
         return True
 
     def unmake(self) -> None:
-        plies = self.plies
-        ply = plies[self.ply]
+        ply = self.top
         self.ply -= 1
+        self.top = self.plies[self.ply]
         move, captured = ply.move, ply.captured
         board = self.board
         frm, to = move >> 7, move & 127
@@ -322,7 +327,7 @@ class Position(SearchPosition):
             self.kings[side] = frm
         self.side = side
         self.score = ply.score
-        self.hash = plies[self.ply].key
+        self.hash = self.top.key
 
     def _drop(self, side: int, index: int) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
@@ -351,6 +356,7 @@ class Position(SearchPosition):
         if self.ply == len(self.plies):
             self.plies.append(Ply())
         ply = self.plies[self.ply]
+        self.top = ply
         ply.move = 0
         ply.captured = 0
         ply.score = self.score
@@ -360,8 +366,9 @@ class Position(SearchPosition):
 
     def unmake_null(self) -> None:
         self.ply -= 1
+        self.top = self.plies[self.ply]
         self.side ^= 1
-        self.hash = self.plies[self.ply].key
+        self.hash = self.top.key
 
     def legal_moves(self) -> list[int]:
         out: list[int] = []
@@ -403,7 +410,7 @@ class Position(SearchPosition):
         return generate(self.board, self.pieces[self.side], self.side, True)
 
     def in_check(self) -> bool:
-        return self.plies[self.ply].check
+        return self.top.check
 
     def null_ok(self) -> bool:
         # Zugzwang is real in xiangqi endings: only null-move with a rook, horse or cannon left.
@@ -423,12 +430,12 @@ class Position(SearchPosition):
         return score
 
     def rule_score(self, ply: int) -> int:
-        plies = self.plies
-        n = self.ply
-        quiet = plies[n].quiet
+        quiet = self.top.quiet
         if quiet < 4:
             return NO_SCORE
-        key = plies[n].key
+        plies = self.plies
+        n = self.ply
+        key = self.top.key
         i = n - 4
         stop = max(n - quiet, 0)
         while i >= stop:
@@ -499,7 +506,7 @@ class Position(SearchPosition):
         """Pieces each side chased with every one of its moves in the cycle, as index masks."""
         replay: list[int] = []
         for _ in range(length):
-            replay.append(self.plies[self.ply].move)
+            replay.append(self.top.move)
             self.unmake()
         masks = [-1, -1]
         for move in reversed(replay):
@@ -586,7 +593,7 @@ class Position(SearchPosition):
                 row += letter if p < BLACK else letter.lower()
             rows.append(row + (str(gap) if gap else ""))
         side = "w" if self.side == RED_SIDE else "b"
-        return f"{'/'.join(rows)} {side} - - {self.plies[self.ply].quiet} {self.fullmove}"
+        return f"{'/'.join(rows)} {side} - - {self.top.quiet} {self.fullmove}"
 
     def diagram(self) -> str:
         lines = []
@@ -601,13 +608,13 @@ class Position(SearchPosition):
                 lines.append("  " + "~" * 17)
         lines.append("  a b c d e f g h i")
         lines.append(f"FEN: {self.fen()}")
-        lines.append(f"Key: {self.hash:016x}  Checked: {'yes' if self.plies[self.ply].check else 'no'}")
+        lines.append(f"Key: {self.hash:016x}  Checked: {'yes' if self.top.check else 'no'}")
         return "\n".join(lines)
 
     def outcome(self) -> Optional[str]:
         """A finished game's result for the side to move: 'loss' (mated or stalemated), 'draw', or None."""
         if not self.legal_moves():
             return "loss"
-        if self.plies[self.ply].quiet >= DRAW_PLIES:
+        if self.top.quiet >= DRAW_PLIES:
             return "draw"
         return None
