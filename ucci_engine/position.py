@@ -249,8 +249,9 @@ class Position(SearchPosition):
             index = slots[to]
             self._drop(side ^ 1, index)
         own = self.pieces[side]
-        own[slots[frm]] = to
-        slots[to] = slots[frm]
+        slot = slots[frm]
+        own[slot] = to
+        slots[to] = slot
         king = self.kings[side]
         if piece & 7 == KING:
             self.kings[side] = to
@@ -273,8 +274,8 @@ class Position(SearchPosition):
         if exposed:
             if piece & 7 == KING:
                 self.kings[side] = frm
-            own[slots[to]] = frm
-            slots[frm] = slots[to]
+            own[slot] = frm
+            slots[frm] = slot
             if captured:
                 self._restore(side ^ 1, index, to)
             board[frm] = piece
@@ -319,8 +320,9 @@ class Position(SearchPosition):
         board[frm] = piece
         board[to] = captured
         slots = self.slots
-        self.pieces[side][slots[to]] = frm
-        slots[frm] = slots[to]
+        slot = slots[to]
+        self.pieces[side][slot] = frm
+        slots[frm] = slot
         if captured:
             self._restore(self.side, ply.index, to)
         if piece & 7 == KING:
