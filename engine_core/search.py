@@ -168,6 +168,7 @@ class Searcher:
         self.seldepth = 0
         self.stopped = False
         self.pondering = limits.ponder
+        self.tt.new_search()
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
             self.history = [0] * pos.move_limit()

