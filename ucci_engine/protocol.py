@@ -12,7 +12,7 @@ from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.loop import Channel, answer
 from engine_core.search import MAX_PLY
-from ucci_engine.engine import RANDOMNESS, Engine, GoRequest, Result, bound_name
+from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, Result, bound_name
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
@@ -260,7 +260,7 @@ class UcciProtocol(Dialect):
         send("option debug type check default false")
         send("option ponder type check default false")
         send("option usebook type check default false")
-        send("option hashsize type spin min 1 max 1024 default 16")
+        send(f"option hashsize type spin min 1 max 1024 default {HASH_MB}")
         send("option threads type spin min 1 max 1 default 1")
         send("option newgame type button")
         send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
@@ -421,7 +421,7 @@ class UciProtocol(Dialect):
         send = self.chan.send
         send(f"id name {self.id_name()}")
         send(f"id author {AUTHOR}")
-        send("option name Hash type spin default 16 min 1 max 1024")
+        send(f"option name Hash type spin default {HASH_MB} min 1 max 1024")
         send("option name Threads type spin default 1 min 1 max 1")
         send("option name Ponder type check default false")
         send("option name MultiPV type spin default 1 min 1 max 128")
