@@ -38,11 +38,23 @@ def one_line_status_2(done: subprocess.CompletedProcess[str]) -> str:
         (["bench", "xiangqi", "--perft", "99"], "'99' is over 8"),
         (["bench", "xiangqi", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
         (["bench", "xiangqi", "--peer-depth", "8"], "1 --peer-depth for 0 --peer"),
+        (["bench", "xiangqi", "--records", "/nonexistent"], "cannot read the file '/nonexistent'"),
     ],
 )
 def test_a_mistake_is_one_line_and_status_2(args: list[str], says: str) -> None:
     line = one_line_status_2(run(args))
     assert line.startswith(f"sanqi {args[0]}") and says in line, line
+
+
+def test_bench_searches_one_side_of_a_recorded_game(tmp_path) -> None:
+    record = tmp_path / "game.pgn"
+    record.write_text('[Game "Chinese Chess"]\n[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]\n'
+                      '[Result "*"]\n\n1. H2-E2 H9-G7\n2. H0-G2 I9-H9\n*\n')
+    done = run(["bench", "xiangqi", "--records", str(record), "--depth", "2"])
+    assert done.returncode == 0, done.stderr
+    assert ": 3 positions of 1 games to depth 2" in done.stdout  # plies 0, 2 and 4: red's moves
+    nodes = [line for line in done.stdout.splitlines() if line.startswith("Nodes searched")]
+    assert int(nodes[0].split(":")[1]) > 0
 
 
 def test_an_openings_file_with_an_impossible_position_is_refused(tmp_path) -> None:

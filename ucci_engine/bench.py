@@ -1,4 +1,4 @@
-"""``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH [--peer-depth D]] …``: fixed searches, nodes per second.
+"""``sanqi bench [xiangqi] [--depth D] [--perft N] [--peer PATH [--peer-depth D]] [--records PGN …]``: fixed searches, nodes per second.
 
 With ``--peer`` the same positions are searched by UCCI peers (ElephantEye, Fairy-Stockfish) in the
 same run, one after the other, so the figures can be reported as ratios on this shared, noisy machine. Each side's rate is given
@@ -12,9 +12,10 @@ import subprocess
 import time
 from typing import Optional
 
-from engine_core.args import ArgParser, int_between, program
+from engine_core.args import ArgParser, int_between, program, readable_file
 from engine_core.search import MAX_PLY, Limits, Searcher
 from engine_core.tt import TransTable
+from ucci_engine.engine import HASH_MB
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import move_name
@@ -30,6 +31,7 @@ POSITIONS = [
     "3akab2/9/4b4/p3p3p/2p3p2/9/P1P1P1P1P/4B4/4A4/2BAK4 w - - 0 30",
 ]
 PEER_DEPTH = 12  # a peer's depth when no --peer-depth is given for it
+RECORD_PLIES = 60  # --records: the plies of each game searched (the middle game, where games are decided)
 
 
 def run_ours(depth: int) -> tuple[int, float, float]:
@@ -47,6 +49,27 @@ def run_ours(depth: int) -> tuple[int, float, float]:
         seconds += took
         print(f"  {move_name(lines[0].move) if lines else '-':5} {searcher.nodes:9d} nodes {took:7.2f} s  {fen}")
     return nodes, seconds, time.process_time() - cpu
+
+
+def run_records(paths: list[str], depth: int) -> tuple[int, int, float]:
+    """Searches, nodes and CPU seconds of one side's moves in each recorded game, to ``depth``, with
+    one searcher and hash table a game as the engine keeps them, so what a search leaves to the next
+    (its table, its history) counts as in play."""
+    from ucci_engine.tune import replay
+
+    searches, nodes = 0, 0
+    cpu = time.process_time()
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            fens, _ = replay(f.read())
+        searcher = Searcher(TransTable(HASH_MB))
+        for fen in fens[:RECORD_PLIES:2]:
+            lim = Limits()
+            lim.depth = depth
+            searcher.think(Position.from_fen(fen), lim)
+            searches += 1
+            nodes += searcher.nodes
+    return searches, nodes, time.process_time() - cpu
 
 
 def cpu_seconds(pid: int) -> float:
@@ -135,10 +158,21 @@ def run(args: Optional[list[str]] = None) -> int:
                         help="a UCCI engine measured in the same run, e.g. /usr/games/fairy-stockfish; repeat for more (default: none)")
     parser.add_argument("--peer-depth", type=int_between(1, MAX_PLY), action="append", default=[],
                         help=f"the search depth of the peer given in the same place; repeat for each peer (default: {PEER_DEPTH})")
+    parser.add_argument("--records", nargs="+", type=readable_file, default=[], metavar="PGN",
+                        help=f"instead, search the first {RECORD_PLIES} plies of these games (`sanqi match --records`), "
+                        "every other position as one engine of the game would, to --depth")
     opts = parser.parse_args(args or [])
     if len(opts.peer_depth) > len(opts.peer):
         parser.error(f"{len(opts.peer_depth)} --peer-depth for {len(opts.peer)} --peer")
     from engine_core.cli import version_line
+
+    if opts.records:
+        searches, nodes, cpu = run_records(opts.records, opts.depth)
+        print(f"{version_line()}: {searches} positions of {len(opts.records)} games to depth {opts.depth}")
+        print(f"Nodes searched  : {nodes}")
+        print(f"CPU seconds     : {cpu:.2f}")
+        print(f"Nodes/CPU second: {rate(nodes, cpu)}")
+        return 0
 
     print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
     nodes, seconds, cpu = run_ours(opts.depth)
