@@ -39,6 +39,7 @@ def one_line_status_2(done: subprocess.CompletedProcess[str]) -> str:
         (["bench", "xiangqi", "--peer", "/nonexistent"], "no program '/nonexistent' to run"),
         (["bench", "xiangqi", "--peer-depth", "8"], "1 --peer-depth for 0 --peer"),
         (["bench", "xiangqi", "--records", "/nonexistent"], "cannot read the file '/nonexistent'"),
+        (["bench", "xiangqi", "--records", "README.md", "--perft", "2"], "no --peer or --perft with it"),
     ],
 )
 def test_a_mistake_is_one_line_and_status_2(args: list[str], says: str) -> None:

@@ -55,7 +55,7 @@ def run_records(paths: list[str], depth: int) -> tuple[int, int, float]:
     """Searches, nodes and CPU seconds of one side's moves in each recorded game, to ``depth``, with
     one searcher and hash table a game as the engine keeps them, so what a search leaves to the next
     (its table, its history) counts as in play."""
-    from ucci_engine.tune import replay
+    from ucci_engine.tune import replay  # here: tune imports this module
 
     searches, nodes = 0, 0
     cpu = time.process_time()
@@ -164,6 +164,8 @@ def run(args: Optional[list[str]] = None) -> int:
     opts = parser.parse_args(args or [])
     if len(opts.peer_depth) > len(opts.peer):
         parser.error(f"{len(opts.peer_depth)} --peer-depth for {len(opts.peer)} --peer")
+    if opts.records and (opts.peer or opts.perft):
+        parser.error("--records searches sanqi alone: no --peer or --perft with it")
     from engine_core.cli import version_line
 
     if opts.records:
