@@ -100,13 +100,10 @@ class TransTable:
         data = self.data
         if depth < 0:
             depth = 0
-        if keys[i] == key or keys[i + 1] == key:
-            if keys[i] != key:
-                i += 1
-            if bound != EXACT and entry_depth(data[i]) > depth:
-                return
-        elif self._worth(data[i + 1]) < self._worth(data[i]):
+        if keys[i] != key and (keys[i + 1] == key or self._worth(data[i + 1]) < self._worth(data[i])):
             i += 1
+        if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
+            return
         keys[i] = key
         data[i] = (
             (move & _MOVE_MASK)
