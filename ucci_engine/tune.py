@@ -214,7 +214,8 @@ GROUPS = {
     "terms": range(TERM_BASE, TERM_BASE + TERM_COUNT),
 }
 # Fitted by default: the structure terms, fitted alone, lost 9-16 to the engine without them, so the
-# engine does not compute them while their weights are all 0 (see README, "Strength work").
+# engine does not compute them while their weights past the first are all 0 (see README, "Strength
+# work"); the first, the hollow cannon, costs little and is weighed always (docs/xiangqi.md).
 FITTED = ("material", "squares")
 Features = dict[int, float]
 

@@ -101,7 +101,7 @@ PIECE_SQUARE: Final = [
     ],
 ]
 # Structure terms (ucci_engine.evaluate.TERM_NAMES), sixteenths of a unit:
-#   hollow cannon: 0
+#   hollow cannon: 480
 #   bottom cannon: 0
 #   horse mobility: 0
 #   rook on a pawnless file: 0
@@ -110,4 +110,4 @@ PIECE_SQUARE: Final = [
 #   attackers x missing elephants: 0
 #   cannon x majors: 0
 #   horse x majors: 0
-TERM_WEIGHTS: Final = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+TERM_WEIGHTS: Final = [480, 0, 0, 0, 0, 0, 0, 0, 0]
