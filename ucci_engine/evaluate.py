@@ -50,7 +50,12 @@ TEMPO: Final = 3
 # --- structure terms ---------------------------------------------------------------------------
 
 TERM_NAMES: Final = [
-    "hollow cannon",  # a cannon facing the enemy king down an empty file
+    # The king lines: what the first pieces met from a king along its file and rank say.
+    "hollow cannon",  # an enemy cannon, nothing between it and the king, on the king's file
+    "cannon on the king's rank",  # the same along the rank
+    "cannon behind two screens",  # one screen moved away, the cannon checks
+    "rook behind one screen",  # the screen moved away, the rook checks
+    # The piece terms.
     "bottom cannon",  # a cannon on the enemy's back rank
     "horse mobility",  # a horse's steps not blocked by its leg or its own pieces
     "rook on a pawnless file",
@@ -60,36 +65,74 @@ TERM_NAMES: Final = [
     "cannon x majors",  # a cannon's worth grows with the rooks, horses and cannons left on the board
     "horse x majors",
 ]
-TERM_COUNT: Final = 9
+TERM_COUNT: Final = 12
+KING_TERMS: Final = 4  # the king lines come first: a few short walks, weighed at every evaluation
 TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
-# The terms past the first cost a sixth of the node rate: skip them when unweighted. The first, the
-# hollow cannon, is counted cheaply from the kings (:func:`hollow_cannons`) at every evaluation.
-STRUCTURE_ON: Final = any(TERM_WEIGHTS[1:])
-HOLLOW_CANNON: Final = TERM_WEIGHTS[0] // TERM_SCALE
+# The piece terms cost a sixth of the node rate: skip them when unweighted.
+STRUCTURE_ON: Final = any(TERM_WEIGHTS[KING_TERMS:])
+
+
+def king_terms(board: list[int], kings: list[int]) -> list[int]:
+    """The king lines' counts for red less black (the first :data:`KING_TERMS` of :data:`TERM_NAMES`):
+    from each king along each direction of its file and rank, the first three pieces met.
+
+    >>> from ucci_engine.position import Position
+    >>> king_terms(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85])
+    [1, 0, 0, 0]
+    >>> pos = Position.from_fen("4k4/4a4/9/4p4/9/9/9/4C4/9/3K5 w")  # two screens: the advisor is pinned
+    >>> king_terms(pos.board, pos.kings)
+    [0, 0, 1, 0]
+    >>> pos = Position.from_fen("3k5/9/9/9/9/9/9/9/9/r2AK4 w")  # a red advisor screens a black rook
+    >>> king_terms(pos.board, pos.kings)
+    [0, 0, 0, -1]
+    """
+    out = [0] * KING_TERMS
+    for side in range(2):
+        sign = 2 * side - 1  # a threat to red's king counts for black
+        enemy = (side ^ 1) << 3
+        cannon, rook = enemy | CANNON, enemy | ROOK
+        rays = RAYS[kings[side]]
+        for d in range(4):
+            met = 0
+            for sq in rays[d]:
+                code = board[sq]
+                if code == 0:
+                    continue
+                met += 1
+                if met == 1:
+                    if code == cannon:
+                        out[0 if d < 2 else 1] += sign
+                elif met == 2:
+                    if code == rook:
+                        out[3] += sign
+                else:
+                    if code == cannon:
+                        out[2] += sign
+                    break
+    return out
 
 
 def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
-    """Each structure term's count for red less black's, in the order of :data:`TERM_NAMES`.
+    """Each term's count for red less black's, in the order of :data:`TERM_NAMES`.
 
     >>> from ucci_engine.position import Position, START_FEN
     >>> pos = Position.from_fen(START_FEN)
     >>> terms(pos.board, pos.pieces, pos.kings) == [0] * TERM_COUNT
     True
     >>> pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
-    >>> terms(pos.board, pos.pieces, pos.kings)[0]  # hollow cannon
-    1
+    >>> terms(pos.board, pos.pieces, pos.kings)[:2]  # a hollow cannon; not on the back rank
+    [1, 0]
     """
-    out = [0] * TERM_COUNT
-    out[0] = hollow_cannons(board, kings)
+    out = king_terms(board, kings) + [0] * (TERM_COUNT - KING_TERMS)
     red = [0] * _TALLIES
     black = [0] * _TALLIES
     _side_terms(board, pieces[0], 0, out, red)
     _side_terms(board, pieces[1], 1, out, black)
-    out[5] = red[_CROSSED] * (2 - black[_ADVISORS]) - black[_CROSSED] * (2 - red[_ADVISORS])
-    out[6] = red[_CROSSED] * (2 - black[_BISHOPS]) - black[_CROSSED] * (2 - red[_BISHOPS])
+    out[8] = red[_CROSSED] * (2 - black[_ADVISORS]) - black[_CROSSED] * (2 - red[_ADVISORS])
+    out[9] = red[_CROSSED] * (2 - black[_BISHOPS]) - black[_CROSSED] * (2 - red[_BISHOPS])
     majors = red[_MAJORS] + black[_MAJORS]
-    out[7] = (red[_CANNONS] - black[_CANNONS]) * majors
-    out[8] = (red[_KNIGHTS] - black[_KNIGHTS]) * majors
+    out[10] = (red[_CANNONS] - black[_CANNONS]) * majors
+    out[11] = (red[_KNIGHTS] - black[_KNIGHTS]) * majors
     return out
 
 
@@ -115,7 +158,7 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
         kind = code & 7
         if kind == PAWN:
             if file_of(sq) < 8 and board[sq + 1] == code and home_side(rank_of(sq)) != side:
-                out[4] += sign
+                out[7] += sign
         elif kind == ADVISOR:
             tally[_ADVISORS] += 1
         elif kind == BISHOP:
@@ -130,7 +173,7 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
                 for to, leg in KNIGHT_STEPS[sq]:
                     if board[leg] == 0 and not own[board[to]]:
                         steps += 1
-                out[2] += sign * steps
+                out[5] += sign * steps
             elif kind == ROOK:
                 pawnless = True
                 for t in _FILE_SQUARES[file_of(sq)]:
@@ -138,46 +181,18 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
                         pawnless = False
                         break
                 if pawnless:
-                    out[3] += sign
+                    out[6] += sign
             else:
                 tally[_CANNONS] += 1
                 if rank_of(sq) == back_rank:
-                    out[1] += sign
-
-
-def hollow_cannons(board: list[int], kings: list[int]) -> int:
-    """Red's cannons facing the black king down an otherwise empty file, less black's facing red's:
-    the first piece met on the king's file, up and down from the king, is an enemy cannon.
-
-    >>> from ucci_engine.position import Position
-    >>> pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
-    >>> hollow_cannons(pos.board, pos.kings)
-    1
-    >>> pos = Position.from_fen("4k4/4a4/9/4p4/9/9/9/4C4/9/3K5 w")  # an advisor and a pawn between
-    >>> hollow_cannons(pos.board, pos.kings)
-    0
-    """
-    count = 0
-    for side in range(2):
-        king = kings[side]
-        cannon = (side ^ 1) << 3 | CANNON
-        for step in (9, -9):
-            sq = king + step
-            while 0 <= sq < SQUARES:
-                code = board[sq]
-                if code != 0:
-                    if code == cannon:
-                        count += 2 * side - 1
-                    break
-                sq += step
-    return count
+                    out[4] += sign
 
 
 def structure(board: list[int], pieces: list[list[int]], kings: list[int]) -> int:
-    """The weighted structure terms but the first (:func:`hollow_cannons`), red's point of view."""
-    found = terms(board, pieces, kings)
+    """The weighted terms, red's point of view: the king lines always, the piece terms when weighted."""
+    found = terms(board, pieces, kings) if STRUCTURE_ON else king_terms(board, kings)
     total = 0
-    for i in range(1, TERM_COUNT):
+    for i in range(len(found)):
         total += found[i] * TERM_WEIGHTS[i]
     return total // TERM_SCALE
 

@@ -13,7 +13,7 @@ import random
 from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
-from ucci_engine.evaluate import HOLLOW_CANNON, SEE_VALUE, STRUCTURE_ON, TEMPO, exchange, hollow_cannons, piece_values, structure
+from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure
 from ucci_engine.movegen import attacked, checks_after, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
@@ -424,9 +424,7 @@ class Position(SearchPosition):
         return False
 
     def evaluate(self) -> int:
-        red = self.score + hollow_cannons(self.board, self.kings) * HOLLOW_CANNON
-        if STRUCTURE_ON:
-            red += structure(self.board, self.pieces, self.kings)
+        red = self.score + structure(self.board, self.pieces, self.kings)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.

@@ -30,7 +30,7 @@ from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from ucci_engine import weights
 from ucci_engine.bench import Peer
-from ucci_engine.evaluate import TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
+from ucci_engine.evaluate import KING_TERMS, TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import BLACK, KIND_NAMES, SQUARES, file_of, rank_of
 
@@ -211,11 +211,12 @@ TERM_BASE = SQUARE_BASE + len(KINDS) * CLASSES
 GROUPS = {
     "material": range(0, SQUARE_BASE),
     "squares": range(SQUARE_BASE, TERM_BASE),
-    "terms": range(TERM_BASE, TERM_BASE + TERM_COUNT),
+    "king": range(TERM_BASE, TERM_BASE + KING_TERMS),
+    "terms": range(TERM_BASE + KING_TERMS, TERM_BASE + TERM_COUNT),
 }
-# Fitted by default: the structure terms, fitted alone, lost 9-16 to the engine without them, so the
-# engine does not compute them while their weights past the first are all 0 (see README, "Strength
-# work"); the first, the hollow cannon, costs little and is weighed always (docs/xiangqi.md).
+# Fitted by default: the piece terms, fitted alone, lost 9-16 to the engine without them, so the
+# engine does not compute them while their weights are all 0 (see README, "Strength work"); the king
+# lines cost little and are weighed always, fitted with ``--groups king`` (docs/xiangqi.md).
 FITTED = ("material", "squares")
 Features = dict[int, float]
 
