@@ -101,10 +101,10 @@ PIECE_SQUARE: Final = [
     ],
 ]
 # Structure terms (ucci_engine.evaluate.TERM_NAMES), sixteenths of a unit:
-#   hollow cannon: 480
-#   cannon on the king's rank: 0
-#   cannon behind two screens: 0
-#   rook behind one screen: 0
+#   hollow cannon: 279
+#   cannon on the king's rank: -1
+#   cannon behind two screens: 114
+#   rook behind one screen: 40
 #   bottom cannon: 0
 #   horse mobility: 0
 #   rook on a pawnless file: 0
@@ -113,4 +113,4 @@ PIECE_SQUARE: Final = [
 #   attackers x missing elephants: 0
 #   cannon x majors: 0
 #   horse x majors: 0
-TERM_WEIGHTS: Final = [480, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+TERM_WEIGHTS: Final = [279, -1, 114, 40, 0, 0, 0, 0, 0, 0, 0, 0]
