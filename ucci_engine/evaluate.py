@@ -72,21 +72,16 @@ TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
 STRUCTURE_ON: Final = any(TERM_WEIGHTS[KING_TERMS:])
 
 
-def king_terms(board: list[int], kings: list[int]) -> list[int]:
-    """The king lines' counts for red less black (the first :data:`KING_TERMS` of :data:`TERM_NAMES`):
-    from each king along each direction of its file and rank, the first three pieces met.
+def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
+    """The king lines (the first :data:`KING_TERMS` of :data:`TERM_NAMES`), red less black, each
+    count times its entry of ``weights``: from each king along each direction of its file and rank,
+    what the first three pieces met are. No list is made: the evaluation calls it at every node.
 
     >>> from ucci_engine.position import Position
-    >>> king_terms(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85])
-    [1, 0, 0, 0]
-    >>> pos = Position.from_fen("4k4/4a4/9/4p4/9/9/9/4C4/9/3K5 w")  # two screens: the advisor is pinned
-    >>> king_terms(pos.board, pos.kings)
-    [0, 0, 1, 0]
-    >>> pos = Position.from_fen("3k5/9/9/9/9/9/9/9/9/r2AK4 w")  # a red advisor screens a black rook
-    >>> king_terms(pos.board, pos.kings)
-    [0, 0, 0, -1]
+    >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85], [1, 0, 0, 0])
+    1
     """
-    out = [0] * KING_TERMS
+    total = 0
     for side in range(2):
         sign = 2 * side - 1  # a threat to red's king counts for black
         enemy = (side ^ 1) << 3
@@ -101,15 +96,29 @@ def king_terms(board: list[int], kings: list[int]) -> list[int]:
                 met += 1
                 if met == 1:
                     if code == cannon:
-                        out[0 if d < 2 else 1] += sign
+                        total += sign * weights[0 if d < 2 else 1]
                 elif met == 2:
                     if code == rook:
-                        out[3] += sign
+                        total += sign * weights[3]
                 else:
                     if code == cannon:
-                        out[2] += sign
+                        total += sign * weights[2]
                     break
-    return out
+    return total
+
+
+def king_terms(board: list[int], kings: list[int]) -> list[int]:
+    """The king lines' counts, red less black.
+
+    >>> from ucci_engine.position import Position
+    >>> pos = Position.from_fen("4k4/4a4/9/4p4/9/9/9/4C4/9/3K5 w")  # two screens: the advisor is pinned
+    >>> king_terms(pos.board, pos.kings)
+    [0, 0, 1, 0]
+    >>> pos = Position.from_fen("3k5/9/9/9/9/9/9/9/9/r2AK4 w")  # a red advisor screens a black rook
+    >>> king_terms(pos.board, pos.kings)
+    [0, 0, 0, -1]
+    """
+    return [king_lines(board, kings, [int(i == t) for i in range(KING_TERMS)]) for t in range(KING_TERMS)]
 
 
 def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
@@ -190,10 +199,11 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
 
 def structure(board: list[int], pieces: list[list[int]], kings: list[int]) -> int:
     """The weighted terms, red's point of view: the king lines always, the piece terms when weighted."""
-    found = terms(board, pieces, kings) if STRUCTURE_ON else king_terms(board, kings)
-    total = 0
-    for i in range(len(found)):
-        total += found[i] * TERM_WEIGHTS[i]
+    total = king_lines(board, kings, TERM_WEIGHTS)
+    if STRUCTURE_ON:
+        found = terms(board, pieces, kings)
+        for i in range(KING_TERMS, TERM_COUNT):
+            total += found[i] * TERM_WEIGHTS[i]
     return total // TERM_SCALE
 
 
