@@ -1,0 +1,46 @@
+"""The king lines: what the evaluation reads from each king along its file and rank."""
+
+from ucci_engine.evaluate import KING_TERMS, TERM_NAMES, king_lines, king_terms, terms
+from ucci_engine.position import Position
+
+HOLLOW, RANK, TWO_SCREENS, ROOK_SCREEN = range(KING_TERMS)
+
+
+def lines(fen: str) -> list[int]:
+    pos = Position.from_fen(fen)
+    return king_terms(pos.board, pos.kings)
+
+
+def test_the_king_lines_are_the_first_terms_the_tuner_sees() -> None:
+    assert TERM_NAMES[:KING_TERMS] == ["hollow cannon", "cannon on the king's rank", "cannon behind two screens",
+                                       "rook behind one screen"]
+    pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
+    assert terms(pos.board, pos.pieces, pos.kings)[:KING_TERMS] == lines("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
+
+
+def test_a_cannon_facing_the_king_down_an_empty_file_is_a_hollow_cannon() -> None:
+    assert lines("4k4/9/9/9/9/9/9/4C4/9/3K5 w")[HOLLOW] == 1  # red's cannon against black's king
+    assert lines("5k3/9/9/9/9/9/9/3c5/9/3K5 w")[HOLLOW] == -1  # black's against red's: counts for black
+    assert lines("4k4/9/9/4p4/9/9/9/4C4/9/3K5 b")[HOLLOW] == 0  # a pawn between: the cannon checks, not hollow
+
+
+def test_a_cannon_on_the_kings_rank_with_nothing_between_counts_apart() -> None:
+    assert lines("3k1C3/9/9/9/9/9/9/9/9/5K3 b")[RANK] == 1
+    assert lines("3k1C3/9/9/9/9/9/9/9/9/5K3 b")[HOLLOW] == 0
+
+
+def test_one_screen_from_a_check_counts_the_piece_behind_it() -> None:
+    # An advisor and a pawn between cannon and king: move either away and the cannon checks.
+    assert lines("4k4/4a4/9/4p4/9/9/9/4C4/9/3K5 w")[TWO_SCREENS] == 1
+    # A red advisor between a black rook and the red king on its rank.
+    assert lines("3k5/9/9/9/9/9/9/9/9/r2AK4 w")[ROOK_SCREEN] == -1
+    # Own pieces behind the screens are no threat.
+    assert lines("4k4/4a4/9/4p4/9/9/9/4c4/9/3K5 w") == [0, 0, 0, 0]
+
+
+def test_the_weighted_sum_is_each_count_times_its_weight() -> None:
+    pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/r2AK4 w")
+    counts = king_terms(pos.board, pos.kings)
+    assert counts == [1, 0, 0, -1]
+    weights = [7, 5, 3, 2]
+    assert king_lines(pos.board, pos.kings, weights) == sum(c * w for c, w in zip(counts, weights))
