@@ -132,7 +132,16 @@ def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[i
     >>> terms(pos.board, pos.pieces, pos.kings)[:2]  # a hollow cannon; not on the back rank
     [1, 0]
     """
-    out = king_terms(board, kings) + [0] * (TERM_COUNT - KING_TERMS)
+    out = piece_terms(board, pieces)
+    out[:KING_TERMS] = king_terms(board, kings)
+    return out
+
+
+def piece_terms(board: list[int], pieces: list[list[int]]) -> list[int]:
+    """The piece terms' counts (those after the king lines), red less black, in a list as long as
+    :data:`TERM_NAMES` whose king lines are left 0: :func:`structure` weighs the king lines by
+    :func:`king_lines` and asks only this of the rest."""
+    out = [0] * TERM_COUNT
     red = [0] * _TALLIES
     black = [0] * _TALLIES
     _side_terms(board, pieces[0], 0, out, red)
@@ -201,7 +210,7 @@ def structure(board: list[int], pieces: list[list[int]], kings: list[int]) -> in
     """The weighted terms, red's point of view: the king lines always, the piece terms when weighted."""
     total = king_lines(board, kings, TERM_WEIGHTS)
     if STRUCTURE_ON:
-        found = terms(board, pieces, kings)
+        found = piece_terms(board, pieces)
         for i in range(KING_TERMS, TERM_COUNT):
             total += found[i] * TERM_WEIGHTS[i]
     return total // TERM_SCALE
