@@ -40,6 +40,7 @@ REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(
 SCANNED: Final = 3  # moves picked by a scan before the rest of a node's moves are sorted
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
+NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
@@ -76,9 +77,7 @@ def pick(keyed: list[int], n: int) -> int:
         keyed[best] = keyed[n]
         keyed[n] = top
     elif n == SCANNED:
-        rest = keyed[n:]
-        rest.sort(reverse=True)
-        keyed[n:] = rest
+        keyed.sort(reverse=True)  # the first SCANNED are the largest, in order already
     return keyed[n]
 
 
@@ -297,7 +296,7 @@ class Searcher:
             return 0
         if (self.nodes & CHECK_EVERY) == 0:
             self._check_clock()
-        self.pv[ply] = []
+        self.pv[ply] = NO_LINE
         ruled = pos.rule_score(ply)
         if ruled != NO_SCORE:
             return ruled
@@ -441,6 +440,8 @@ class Searcher:
         """Moves packed with their priority in the high bits, for :func:`pick`: the hash move, winning
         and even captures, killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
+        # Named, the slots are native ints to compare each quiet move with (killer_rank only for a hit).
+        newest, second, third, oldest = killers
         history = self.history
         captures = pos.capture_orders(moves)
         keyed: list[int] = []
@@ -455,9 +456,8 @@ class Searcher:
                 elif c < 0:
                     p = c + LOSING_CAPTURE
                 else:
-                    rank = killer_rank(killers, m)
-                    if rank:
-                        p = KILLER_ORDER + rank
+                    if m == newest or m == second or m == third or m == oldest:
+                        p = KILLER_ORDER + killer_rank(killers, m)
                     elif m == counter:
                         p = COUNTER_ORDER
                     else:

@@ -14,7 +14,8 @@ from ucci_engine.tables import (
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
 # (and a free when its list dies); compiled, a list of ``object`` hands out these instead: appended,
-# an entry only gains a reference. ``generate`` builds its list from them and returns it as list[int].
+# an entry only gains a reference. ``generate`` and ``quiet_checks`` build their lists from them and
+# return them as list[int].
 MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
 
 
@@ -84,7 +85,8 @@ def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> 
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
     related = RELATED[king]
-    out: list[int] = []
+    moves = MOVE_OBJECTS
+    out: list[object] = []
     for sq in squares:
         piece = board[sq]
         kind = piece & 7
@@ -95,18 +97,18 @@ def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> 
                     if board[to] != 0:
                         break
                     if (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                        out.append(sq << 7 | to)
+                        out.append(moves[sq << 7 | to])
         elif kind == KNIGHT or kind == BISHOP:
             for to, block in (KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]):
                 if (board[block] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
-                    out.append(sq << 7 | to)
+                    out.append(moves[sq << 7 | to])
         else:
             steps = PAWN_STEPS[side][sq] if kind == PAWN else (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq])
             for to in steps:
                 if board[to] == 0 and (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                    out.append(sq << 7 | to)
-    return out
+                    out.append(moves[sq << 7 | to])
+    return cast(list[int], out)
 
 
 def _checks_by(board: list[int], king: int, side: int, frm: int, to: int, piece: int) -> bool:
