@@ -440,7 +440,7 @@ class Searcher:
         """Moves packed with their priority in the high bits, for :func:`pick`: the hash move, winning
         and even captures, killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
-        # Named, the slots are native ints to compare each quiet move with (killer_rank only for a hit).
+        # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         newest, second, third, oldest = killers
         history = self.history
         captures = pos.capture_orders(moves)
@@ -455,17 +455,16 @@ class Searcher:
                     p = CAPTURE_ORDER + c
                 elif c < 0:
                     p = c + LOSING_CAPTURE
+                elif m == newest or m == second or m == third or m == oldest:
+                    p = KILLER_ORDER + killer_rank(killers, m)
+                elif m == counter:
+                    p = COUNTER_ORDER
                 else:
-                    if m == newest or m == second or m == third or m == oldest:
-                        p = KILLER_ORDER + killer_rank(killers, m)
-                    elif m == counter:
-                        p = COUNTER_ORDER
-                    else:
-                        p = history[m] + KILLER_ORDER // 2
-                        if p < QUIET_FLOOR:
-                            p = QUIET_FLOOR
-                        elif p >= COUNTER_ORDER:
-                            p = COUNTER_ORDER - 1
+                    p = history[m] + KILLER_ORDER // 2
+                    if p < QUIET_FLOOR:
+                        p = QUIET_FLOOR
+                    elif p >= COUNTER_ORDER:
+                        p = COUNTER_ORDER - 1
             keyed.append((p << ORDER_SHIFT) | m)
         return keyed
 
