@@ -5,7 +5,7 @@ import random
 import pytest
 
 from conftest import DATA, random_games
-from ucci_engine.movegen import attacked, checks_after, uncovered
+from ucci_engine.movegen import attacked, checks_after, generate, uncovered
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import KING, move_name
 
@@ -119,7 +119,7 @@ def test_make_in_check_accepts_exactly_the_moves_that_leave_the_king_unattacked(
             continue
         side = pos.side
         board = pos.board
-        for m in pos.moves():
+        for m in generate(board, pos.pieces[side], side, False):
             frm, to = m >> 7, m & 127
             piece, captured = board[frm], board[to]
             board[to], board[frm] = piece, 0
@@ -130,6 +130,23 @@ def test_make_in_check_accepts_exactly_the_moves_that_leave_the_king_unattacked(
                 pos.unmake()
             checked += 1
     assert checked > 5000
+
+
+def test_in_check_the_moves_offered_are_every_legal_move_and_few_others() -> None:
+    # Position.moves() in check leaves out the moves that cannot answer it (movegen.evasions): none
+    # of them may be a legal move, and most of what it leaves out is what make would refuse.
+    kept, dropped = 0, 0
+    for pos, _ in random_games(29, 300, 160):
+        if not pos.in_check():
+            continue
+        every = generate(pos.board, pos.pieces[pos.side], pos.side, False)
+        offered = pos.moves()
+        legal = [m for m in every if pos.make(m) and (pos.unmake() or True)]
+        assert set(legal) <= set(offered) <= set(every), pos.fen()
+        assert offered == [m for m in every if m in offered], pos.fen()  # in generation order
+        kept += len(offered) - len(legal)
+        dropped += len(every) - len(offered)
+    assert dropped > 3 * kept > 0
 
 
 def test_checks_after_answers_as_attacked_for_every_move() -> None:

@@ -111,6 +111,52 @@ def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> 
     return cast(list[int], out)
 
 
+def evasions(board: list[int], moves: list[int], king: int, side: int) -> list[int]:
+    """Those of ``moves`` (by ``side``, whose ``king`` is in check) that may answer the check: the king's
+    own, and a piece's that lands on a checker or between it and the king, on a checking horse's leg, or
+    that takes a cannon's only screen away. A superset of the legal moves (two checks are answered by a
+    move meeting either: :meth:`ucci_engine.position.Position.make` still tests each), in their order.
+
+    >>> from ucci_engine.position import Position
+    >>> from ucci_engine.tables import move_name
+    >>> pos = Position.from_fen("3k5/9/9/9/9/9/9/4r4/2R6/4K4 w")  # the rook on e2 checks the king on e0
+    >>> moves = generate(pos.board, pos.pieces[0], 0, False)
+    >>> len(moves), sorted(move_name(m) for m in evasions(pos.board, moves, pos.kings[0], 0))
+    (20, ['c1e1', 'e0d0', 'e0e1', 'e0f0'])
+    """
+    enemy = (side ^ 1) << 3
+    rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
+    # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
+    marks = [0] * len(board)
+    marks[king] = 3
+    for ray in RAYS[king]:
+        first = -1
+        for i in range(len(ray)):
+            q = board[ray[i]]
+            if q == 0:
+                continue
+            if first < 0:
+                first = i
+                if q != rook and q != their_king:
+                    continue
+            elif q != cannon:
+                break
+            for j in range(i + 1):
+                if j != first or first == i:
+                    marks[ray[j]] |= 1
+            if first != i:
+                marks[ray[first]] |= 2
+            break
+    for f, leg in KNIGHT_ATTACKERS[king]:
+        if board[f] == knight and board[leg] == 0:
+            marks[f] |= 1
+            marks[leg] |= 1
+    for f in PAWN_ATTACKERS[side ^ 1][king]:
+        if board[f] == pawn:
+            marks[f] |= 1
+    return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
+
+
 def _checks_by(board: list[int], king: int, side: int, frm: int, to: int, piece: int) -> bool:
     """Whether moving ``piece`` from ``frm`` to the empty ``to`` attacks ``king``."""
     board[to] = piece

@@ -14,7 +14,7 @@ from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure
-from ucci_engine.movegen import attacked, checks_after, generate, quiet_checks, uncovered
+from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
     RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -374,7 +374,7 @@ class Position(SearchPosition):
 
     def legal_moves(self) -> list[int]:
         out: list[int] = []
-        for m in generate(self.board, self.pieces[self.side], self.side, False):
+        for m in self.moves():
             if self.make(m):
                 self.unmake()
                 out.append(m)
@@ -394,7 +394,7 @@ class Position(SearchPosition):
         if depth == 0:
             return 1
         total = 0
-        for m in generate(self.board, self.pieces[self.side], self.side, False):
+        for m in self.moves():
             if self.make(m):
                 total += 1 if depth == 1 else self.perft(depth - 1)
                 self.unmake()
@@ -406,7 +406,11 @@ class Position(SearchPosition):
         return self.hash
 
     def moves(self) -> list[int]:
-        return generate(self.board, self.pieces[self.side], self.side, False)
+        """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
+        moves = generate(self.board, self.pieces[self.side], self.side, False)
+        if self.top.check:
+            return evasions(self.board, moves, self.kings[self.side], self.side)
+        return moves
 
     def noisy_moves(self) -> list[int]:
         return generate(self.board, self.pieces[self.side], self.side, True)
