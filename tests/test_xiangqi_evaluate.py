@@ -1,7 +1,11 @@
 """The king lines: what the evaluation reads from each king along its file and rank."""
 
-from ucci_engine.evaluate import KING_TERMS, TERM_NAMES, king_lines, king_terms, terms
-from ucci_engine.position import Position
+import pytest
+
+from conftest import random_games
+from ucci_engine.evaluate import KING_TERMS, TERM_NAMES, king_lines, king_terms, terms, weighed_lines
+from ucci_engine.position import UNKNOWN_LINES, Position
+from ucci_engine.tables import move_name
 
 HOLLOW, RANK, TWO_SCREENS, ROOK_SCREEN = range(KING_TERMS)
 
@@ -44,3 +48,35 @@ def test_the_weighted_sum_is_each_count_times_its_weight() -> None:
     assert counts == [1, 0, 0, -1]
     weights = [7, 5, 3, 2]
     assert king_lines(pos.board, pos.kings, weights) == sum(c * w for c, w in zip(counts, weights))
+
+
+def test_the_king_lines_kept_from_move_to_move_are_those_of_the_board() -> None:
+    # A position reuses the last ply's weighed king lines when a move leaves the kings' files and
+    # ranks alone: after every move, capture, king move and null move they must be the board's.
+    kept = 0
+    for pos, moves in random_games(41, 40, 120):
+        assert pos.evaluate() == Position.from_fen(pos.fen()).evaluate(), pos.fen()
+        for m in moves:
+            assert pos.make(m)
+            kept += pos.top.lines != UNKNOWN_LINES
+            pos.evaluate()
+            assert pos.top.lines == weighed_lines(pos.board, pos.kings), (pos.fen(), move_name(m))
+            pos.make_null()
+            pos.evaluate()
+            assert pos.top.lines == weighed_lines(pos.board, pos.kings), (pos.fen(), move_name(m))
+            pos.unmake_null()
+            pos.unmake()
+    assert kept > 50000
+
+
+@pytest.mark.parametrize("fen,move", [
+    ("3k5/9/9/9/9/4r4/9/4R4/4n4/4K4 w", "e2a2"),  # red's rook leaves its king's file only
+    ("4k4/4N4/4r4/9/4R4/9/9/9/9/3K5 b", "e7a7"),  # black's the same
+])
+def test_a_piece_that_only_leaves_a_kings_file_changes_its_lines(fen: str, move: str) -> None:
+    # Behind the rook that leaves, the enemy rook is now one screen from the king.
+    pos = Position.from_fen(fen)
+    pos.evaluate()
+    assert pos.push_name(move)
+    pos.evaluate()
+    assert pos.top.lines == weighed_lines(pos.board, pos.kings) != pos.plies[0].lines

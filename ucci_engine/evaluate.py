@@ -206,14 +206,20 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
                     out[4] += sign
 
 
-def structure(board: list[int], pieces: list[list[int]], kings: list[int]) -> int:
-    """The weighted terms, red's point of view: the king lines always, the piece terms when weighted."""
-    total = king_lines(board, kings, TERM_WEIGHTS)
+def structure(board: list[int], pieces: list[list[int]], lines: int) -> int:
+    """The weighted terms, red's point of view: ``lines`` (:func:`weighed_lines`, which a position keeps
+    while its moves leave the kings' files and ranks alone) and the piece terms when weighted."""
+    total = lines
     if STRUCTURE_ON:
         found = piece_terms(board, pieces)
         for i in range(KING_TERMS, TERM_COUNT):
             total += found[i] * TERM_WEIGHTS[i]
     return total // TERM_SCALE
+
+
+def weighed_lines(board: list[int], kings: list[int]) -> int:
+    """The king lines weighed by the fitted :data:`TERM_WEIGHTS` (sixteenths of a unit)."""
+    return king_lines(board, kings, TERM_WEIGHTS)
 
 
 # --- static exchange evaluation ---------------------------------------------------------------

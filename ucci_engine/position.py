@@ -13,16 +13,17 @@ import random
 from typing import Final, Optional
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
-from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure
+from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure, weighed_lines
 from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
-    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES, RANKS, RED_SIDE,
-    RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
+    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
+    RANKS, RED_SIDE, RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
 )
 
 START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 BAN_SCORE: Final = 20000  # a loss by the repetition rules: worse than any material, better than mate
 DRAW_PLIES: Final = 120  # 60 moves without a capture
+UNKNOWN_LINES: Final = -(1 << 40)  # a ply's king lines not yet weighed (they never come near this)
 
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
@@ -124,11 +125,13 @@ class Ply:
         self.captured = 0
         self.index = -1  # where the captured piece was in its side's list
         self.score = 0  # the incremental score before the move
+        self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
 
     def copy(self) -> "Ply":
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
+        ply.lines = self.lines
         return ply
 
 
@@ -303,6 +306,13 @@ class Position(SearchPosition):
         self.top = ply
         ply.key = h
         ply.quiet = 0 if captured else last.quiet + 1
+        # The king lines look along the kings' files and ranks only: a move off them keeps them.
+        red_lines, black_lines = LINES[self.kings[0]], LINES[self.kings[1]]
+        if (piece & 7 != KING and red_lines[frm] >= LEG and red_lines[to] >= LEG and black_lines[frm] >= LEG
+                and black_lines[to] >= LEG):
+            ply.lines = last.lines
+        else:
+            ply.lines = UNKNOWN_LINES
         their_king = self.kings[side ^ 1]
         related = RELATED[their_king]
         ply.check = (related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to)
@@ -365,6 +375,7 @@ class Position(SearchPosition):
         ply.key = self.hash
         ply.quiet = 0  # a null move breaks any repetition cycle through it
         ply.check = False
+        ply.lines = self.plies[self.ply - 1].lines
 
     def unmake_null(self) -> None:
         self.ply -= 1
@@ -428,7 +439,10 @@ class Position(SearchPosition):
         return False
 
     def evaluate(self) -> int:
-        red = self.score + structure(self.board, self.pieces, self.kings)
+        top = self.top
+        if top.lines == UNKNOWN_LINES:
+            top.lines = weighed_lines(self.board, self.kings)
+        red = self.score + structure(self.board, self.pieces, top.lines)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.
