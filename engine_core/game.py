@@ -34,6 +34,16 @@ class SearchPosition:
     def unmake(self) -> None:
         raise NotImplementedError
 
+    def peek(self, move: int) -> int:
+        """What :meth:`make` would find of ``move``, without it staying made: -1 illegal, 1 legal and
+        giving check, 0 legal otherwise. The search asks this of a move it will prune unless it checks;
+        a game may answer it without making the move."""
+        if not self.make(move):
+            return -1
+        check = self.in_check()
+        self.unmake()
+        return 1 if check else 0
+
     def make_null(self) -> None:
         raise NotImplementedError
 

@@ -370,15 +370,22 @@ class Searcher:
             # Asked before the move is made: the exchange is read on the board it starts from.
             hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
                      and 0 < legal < LATE_MOVES[depth] and pos.quiet_loses(m))
+            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= LATE_MOVES[depth])):
+                # Pruned unless it gives check: judged without being made, but counted as a node
+                # and a legal move all the same, as if it had been made and taken back.
+                verdict = pos.peek(m)
+                if verdict < 0:
+                    continue
+                if verdict == 0:
+                    self.nodes += 1
+                    legal += 1
+                    continue
             if not pos.make(m):
                 continue
             self.nodes += 1
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            if late and not gives_check and legal > 1 and (futile or hangs or (not pv_node and depth <= 3 and legal > LATE_MOVES[depth])):
-                pos.unmake()
-                continue
             new_depth = depth - 1 + (1 if gives_check else 0)
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)

@@ -149,6 +149,23 @@ def test_in_check_the_moves_offered_are_every_legal_move_and_few_others() -> Non
     assert dropped > 3 * kept > 0
 
 
+def test_peek_tells_what_make_would_find_and_leaves_the_board_alone() -> None:
+    # The search judges a move it will prune unless it checks by peek instead of make and unmake.
+    seen = {-1: 0, 0: 0, 1: 0}
+    for pos, _ in random_games(31, 60, 160):
+        board, fen = pos.board[:], pos.fen()
+        for m in generate(pos.board, pos.pieces[pos.side], pos.side, False):
+            verdict = pos.peek(m)
+            assert pos.board == board
+            if pos.make(m):
+                assert verdict == (1 if pos.in_check() else 0), (fen, move_name(m))
+                pos.unmake()
+            else:
+                assert verdict == -1, (fen, move_name(m))
+            seen[verdict] += 1
+    assert min(seen.values()) > 200
+
+
 def test_checks_after_answers_as_attacked_for_every_move() -> None:
     checked = 0
     for pos, moves in random_games(17, 40, 160):

@@ -246,6 +246,11 @@ class Position(SearchPosition):
         side = self.side
         board[to] = piece
         board[frm] = 0
+        if self._exposes(piece, frm, to):
+            board[frm] = piece
+            board[to] = captured
+            return False
+        gives_check = self._checks(frm, to)
         slots = self.slots
         index = -1
         if captured:
@@ -255,35 +260,10 @@ class Position(SearchPosition):
         slot = slots[frm]
         own[slot] = to
         slots[to] = slot
-        king = self.kings[side]
         if piece & 7 == KING:
             self.kings[side] = to
-            king = to
         plies = self.plies
         last = self.top
-        if piece & 7 == KING:
-            exposed = attacked(board, king, side ^ 1)
-        else:
-            related = RELATED[king]
-            if related[frm] == 0 and related[to] == 0:
-                # Whether the king is attacked changes only when a related square does: a check
-                # stays (most moves tried in check end here), and no new one appears.
-                exposed = last.check
-            elif last.check:
-                exposed = attacked(board, king, side ^ 1)
-            else:
-                # Not in check and not moving its king, the mover can only uncover an attack on it.
-                exposed = uncovered(board, king, side ^ 1, frm, to)
-        if exposed:
-            if piece & 7 == KING:
-                self.kings[side] = frm
-            own[slot] = frm
-            slots[frm] = slot
-            if captured:
-                self._restore(side ^ 1, index, to)
-            board[frm] = piece
-            board[to] = captured
-            return False
         n = self.ply + 1
         if n == len(plies):
             plies.append(Ply())
@@ -313,10 +293,44 @@ class Position(SearchPosition):
             ply.lines = last.lines
         else:
             ply.lines = UNKNOWN_LINES
-        their_king = self.kings[side ^ 1]
-        related = RELATED[their_king]
-        ply.check = (related[frm] != 0 or related[to] != 0) and checks_after(board, their_king, side, frm, to)
+        ply.check = gives_check
         return True
+
+    def peek(self, move: int) -> int:
+        """What :meth:`make` would find of ``move``, without making it: -1 illegal, 1 legal and giving
+        check, 0 legal and quiet for the king (one board write and its undoing instead of a whole ply)."""
+        board = self.board
+        frm, to = move >> 7, move & 127
+        piece, captured = board[frm], board[to]
+        board[to] = piece
+        board[frm] = 0
+        verdict = -1 if self._exposes(piece, frm, to) else (1 if self._checks(frm, to) else 0)
+        board[frm] = piece
+        board[to] = captured
+        return verdict
+
+    def _exposes(self, piece: int, frm: int, to: int) -> bool:
+        """With the board showing the side to move's ``piece`` moved from ``frm`` to ``to``: is its king attacked?"""
+        board = self.board
+        side = self.side
+        if piece & 7 == KING:
+            return attacked(board, to, side ^ 1)
+        king = self.kings[side]
+        related = RELATED[king]
+        if related[frm] == 0 and related[to] == 0:
+            # Whether the king is attacked changes only when a related square does: a check
+            # stays (most moves tried in check end here), and no new one appears.
+            return self.top.check
+        if self.top.check:
+            return attacked(board, king, side ^ 1)
+        # Not in check and not moving its king, the mover can only uncover an attack on it.
+        return uncovered(board, king, side ^ 1, frm, to)
+
+    def _checks(self, frm: int, to: int) -> bool:
+        """With the board showing the side to move's move from ``frm`` to ``to``: does it attack the other king?"""
+        their_king = self.kings[self.side ^ 1]
+        related = RELATED[their_king]
+        return (related[frm] != 0 or related[to] != 0) and checks_after(self.board, their_king, self.side, frm, to)
 
     def unmake(self) -> None:
         ply = self.top
