@@ -59,15 +59,18 @@ def killer_rank(killers: list[int], move: int) -> int:
 
 
 def pick(keyed: list[int], n: int) -> int:
-    """The ``n``-th best of ``keyed``, taken in turn from ``n`` = 0 (the list is reordered on the way).
+    """The ``n``-th best of ``keyed``, taken in turn from ``n`` = 0, for a list whose best comes first
+    (as :meth:`Searcher._order` leaves it; the list is reordered on the way).
 
-    Most nodes end after their first move or two, so the first few are found by a scan and the list
+    Most nodes end after their first move or two, so the next few are found by a scan and the list
     is sorted only when a node gets further (the order keys are too wide for Python's fast int sort).
 
-    >>> keyed = [3, 9, 1, 7, 5, 8]
+    >>> keyed = [9, 3, 1, 7, 5, 8]
     >>> [pick(keyed, n) for n in range(6)]
     [9, 8, 7, 5, 3, 1]
     """
+    if n == 0:
+        return keyed[0]
     if n < SCANNED:
         best = n
         for j in range(n + 1, len(keyed)):
@@ -444,14 +447,16 @@ class Searcher:
             self.history = [h // 2 for h in history]
 
     def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int, counter: int) -> list[int]:
-        """Moves packed with their priority in the high bits, for :func:`pick`: the hash move, winning
-        and even captures, killers, the counter move, quiet moves by history, losing captures."""
+        """Moves packed with their priority in the high bits, the best first, for :func:`pick`: the hash
+        move, winning and even captures, killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         newest, second, third, oldest = killers
         history = self.history
         captures = pos.capture_orders(moves)
         keyed: list[int] = []
+        top = 0  # the best key so far, and where (found while the keys are native ints)
+        at = 0
         for i in range(len(moves)):
             m = moves[i]
             if m == tt_move:
@@ -472,7 +477,14 @@ class Searcher:
                         p = QUIET_FLOOR
                     elif p >= COUNTER_ORDER:
                         p = COUNTER_ORDER - 1
-            keyed.append((p << ORDER_SHIFT) | m)
+            key = (p << ORDER_SHIFT) | m
+            if key > top or i == 0:
+                top = key
+                at = i
+            keyed.append(key)
+        if at:
+            keyed[at] = keyed[0]
+            keyed[0] = top
         return keyed
 
     def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int, checks: bool) -> int:
