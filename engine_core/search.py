@@ -37,7 +37,6 @@ FUTILITY_MARGIN: Final = 70
 LATE_MOVES: Final = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
 REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
-SCANNED: Final = 3  # moves picked by a scan before the rest of a node's moves are sorted
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
@@ -56,32 +55,6 @@ def killer_rank(killers: list[int], move: int) -> int:
         if killers[slot] == move:
             return KILLER_SLOTS - slot
     return 0
-
-
-def pick(keyed: list[int], n: int) -> int:
-    """The ``n``-th best of ``keyed``, taken in turn from ``n`` = 0, for a list whose best comes first
-    (as :meth:`Searcher._order` leaves it; the list is reordered on the way).
-
-    Most nodes end after their first move or two, so the next few are found by a scan and the list
-    is sorted only when a node gets further (the order keys are too wide for Python's fast int sort).
-
-    >>> keyed = [9, 3, 1, 7, 5, 8]
-    >>> [pick(keyed, n) for n in range(6)]
-    [9, 8, 7, 5, 3, 1]
-    """
-    if n == 0:
-        return keyed[0]
-    if n < SCANNED:
-        best = n
-        for j in range(n + 1, len(keyed)):
-            if keyed[j] > keyed[best]:
-                best = j
-        top = keyed[best]
-        keyed[best] = keyed[n]
-        keyed[n] = top
-    elif n == SCANNED:
-        keyed.sort(reverse=True)  # the first SCANNED are the largest, in order already
-    return keyed[n]
 
 
 class Limits:
@@ -362,7 +335,11 @@ class Searcher:
         old_alpha = alpha
         quiets: list[int] = []
         for n in range(len(ordered)):
-            packed = pick(ordered, n)
+            if n == 1:
+                # _order put the best first and most nodes end with it: the rest are sorted only now
+                # (the order keys are too wide for Python's fast int sort, so it is spared where it can be).
+                ordered.sort(reverse=True)
+            packed = ordered[n]
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -447,8 +424,8 @@ class Searcher:
             self.history = [h // 2 for h in history]
 
     def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int, counter: int) -> list[int]:
-        """Moves packed with their priority in the high bits, the best first, for :func:`pick`: the hash
-        move, winning and even captures, killers, the counter move, quiet moves by history, losing captures."""
+        """Moves packed with their priority in the high bits, the best first (the rest in no order): the
+        hash move, winning and even captures, killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         newest, second, third, oldest = killers
