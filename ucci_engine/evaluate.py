@@ -89,8 +89,9 @@ def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
         rays = RAYS[kings[side]]
         for d in range(4):
             met = 0
-            for sq in rays[d]:
-                code = board[sq]
+            ray = rays[d]
+            for i in range(len(ray)):
+                code = board[ray[i]]
                 if code == 0:
                     continue
                 met += 1
@@ -188,8 +189,9 @@ def _side_terms(board: list[int], squares: list[int], side: int, out: list[int],
             if kind == KNIGHT:
                 tally[_KNIGHTS] += 1
                 steps = 0
-                for to, leg in KNIGHT_STEPS[sq]:
-                    if board[leg] == 0 and not own[board[to]]:
+                pairs = KNIGHT_STEPS[sq]
+                for i in range(0, len(pairs), 2):
+                    if board[pairs[i + 1]] == 0 and not own[board[pairs[i]]]:
                         steps += 1
                 out[5] += sign * steps
             elif kind == ROOK:
@@ -232,26 +234,35 @@ def least_attacker(board: list[int], sq: int, side: int) -> int:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
     enemy = side << 3
     pawn = enemy | PAWN
-    for f in PAWN_ATTACKERS[side][sq]:
+    squares = PAWN_ATTACKERS[side][sq]
+    for i in range(len(squares)):
+        f = squares[i]
         if board[f] == pawn:
             return f
     advisor = enemy | ADVISOR
-    for f in ADVISOR_STEPS[sq]:
+    squares = ADVISOR_STEPS[sq]
+    for i in range(len(squares)):
+        f = squares[i]
         if board[f] == advisor:
             return f
     bishop = enemy | BISHOP
-    for f, eye in BISHOP_STEPS[sq]:
-        if board[f] == bishop and board[eye] == 0:
+    squares = BISHOP_STEPS[sq]  # an elephant steps both ways: (from, eye) pairs
+    for i in range(0, len(squares), 2):
+        f = squares[i]
+        if board[f] == bishop and board[squares[i + 1]] == 0:
             return f
     knight = enemy | KNIGHT
-    for f, leg in KNIGHT_ATTACKERS[sq]:
-        if board[f] == knight and board[leg] == 0:
+    squares = KNIGHT_ATTACKERS[sq]
+    for i in range(0, len(squares), 2):
+        f = squares[i]
+        if board[f] == knight and board[squares[i + 1]] == 0:
             return f
     rook, cannon = enemy | ROOK, enemy | CANNON
     rook_at = -1
     for ray in RAYS[sq]:
         screened = False
-        for t in ray:
+        for i in range(len(ray)):
+            t = ray[i]
             q = board[t]
             if q != 0:
                 if screened:
@@ -264,7 +275,9 @@ def least_attacker(board: list[int], sq: int, side: int) -> int:
     if rook_at >= 0:
         return rook_at
     king = enemy | KING
-    for f in KING_STEPS[sq]:
+    squares = KING_STEPS[sq]
+    for i in range(len(squares)):
+        f = squares[i]
         if board[f] == king:
             return f
     return -1

@@ -29,7 +29,8 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
         base = sq << 7
         if kind == ROOK:
             for ray in RAYS[sq]:
-                for to in ray:
+                for i in range(len(ray)):
+                    to = ray[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -41,7 +42,8 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
         elif kind == CANNON:
             for ray in RAYS[sq]:
                 screened = False
-                for to in ray:
+                for i in range(len(ray)):
+                    to = ray[i]
                     q = board[to]
                     if not screened:
                         if q == 0:
@@ -54,24 +56,32 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
                             out.append(moves[base | to])
                         break
         elif kind == KNIGHT:
-            for to, leg in KNIGHT_STEPS[sq]:
-                if board[leg] == 0:
+            steps = KNIGHT_STEPS[sq]
+            for i in range(0, len(steps), 2):
+                if board[steps[i + 1]] == 0:
+                    to = steps[i]
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
                         out.append(moves[base | to])
         elif kind == PAWN:
-            for to in PAWN_STEPS[side][sq]:
+            steps = PAWN_STEPS[side][sq]
+            for i in range(len(steps)):
+                to = steps[i]
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
                     out.append(moves[base | to])
         elif kind == BISHOP:
-            for to, eye in BISHOP_STEPS[sq]:
-                if board[eye] == 0:
+            steps = BISHOP_STEPS[sq]
+            for i in range(0, len(steps), 2):
+                if board[steps[i + 1]] == 0:
+                    to = steps[i]
                     q = board[to]
                     if (q != 0 or not captures_only) and not own[q]:
                         out.append(moves[base | to])
         else:
-            for to in (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]):
+            steps = ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]
+            for i in range(len(steps)):
+                to = steps[i]
                 q = board[to]
                 if (q != 0 or not captures_only) and not own[q]:
                     out.append(moves[base | to])
@@ -93,19 +103,23 @@ def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> 
         uncovers = related[sq] != 0
         if kind == ROOK or kind == CANNON:
             for ray in RAYS[sq]:
-                for to in ray:
+                for i in range(len(ray)):
+                    to = ray[i]
                     if board[to] != 0:
                         break
                     if (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
                         out.append(moves[sq << 7 | to])
         elif kind == KNIGHT or kind == BISHOP:
-            for to, block in (KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]):
-                if (board[block] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
+            steps = KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]
+            for i in range(0, len(steps), 2):
+                to = steps[i]
+                if (board[steps[i + 1]] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
                     out.append(moves[sq << 7 | to])
         else:
             steps = PAWN_STEPS[side][sq] if kind == PAWN else (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq])
-            for to in steps:
+            for i in range(len(steps)):
+                to = steps[i]
                 if board[to] == 0 and (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
                     out.append(moves[sq << 7 | to])
     return cast(list[int], out)
@@ -147,11 +161,15 @@ def evasions(board: list[int], moves: list[int], king: int, side: int) -> list[i
             if first != i:
                 marks[ray[first]] |= 2
             break
-    for f, leg in KNIGHT_ATTACKERS[king]:
+    attackers = KNIGHT_ATTACKERS[king]
+    for i in range(0, len(attackers), 2):
+        f, leg = attackers[i], attackers[i + 1]
         if board[f] == knight and board[leg] == 0:
             marks[f] |= 1
             marks[leg] |= 1
-    for f in PAWN_ATTACKERS[side ^ 1][king]:
+    attackers = PAWN_ATTACKERS[side ^ 1][king]
+    for i in range(len(attackers)):
+        f = attackers[i]
         if board[f] == pawn:
             marks[f] |= 1
     return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
@@ -189,8 +207,9 @@ def uncovered(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
         return True
     if line == LEG:
         knight = enemy | KNIGHT
-        for f, leg in KNIGHT_ATTACKERS[sq]:
-            if leg == frm and board[f] == knight:
+        attackers = KNIGHT_ATTACKERS[sq]
+        for i in range(0, len(attackers), 2):
+            if attackers[i + 1] == frm and board[attackers[i]] == knight:
                 return True
     return False
 
@@ -200,21 +219,23 @@ def checks_after(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
     attacked by ``by``? Answers as :func:`attacked`: the moved piece itself, or what it uncovered."""
     kind = board[to] & 7
     if kind == KNIGHT:
-        for f, leg in KNIGHT_ATTACKERS[sq]:
-            if f == to and board[leg] == 0:
+        attackers = KNIGHT_ATTACKERS[sq]
+        for i in range(0, len(attackers), 2):
+            if attackers[i] == to and board[attackers[i + 1]] == 0:
                 return True
     elif kind == PAWN:
-        for f in PAWN_ATTACKERS[by][sq]:
-            if f == to:
+        attackers = PAWN_ATTACKERS[by][sq]
+        for i in range(len(attackers)):
+            if attackers[i] == to:
                 return True
     return uncovered(board, sq, by, frm, to)
 
 
-def _line_hit(board: list[int], ray: list[int], rook: int, cannon: int, king: int) -> bool:
+def _line_hit(board: list[int], ray: bytes, rook: int, cannon: int, king: int) -> bool:
     """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
     screened = False
-    for t in ray:
-        q = board[t]
+    for i in range(len(ray)):
+        q = board[ray[i]]
         if q != 0:
             if not screened:
                 if q == rook or q == king:
@@ -233,12 +254,14 @@ def _hit(board: list[int], sq: int, by: int, flying_king: int) -> bool:
         if _line_hit(board, ray, rook, cannon, flying_king):
             return True
     knight = enemy | KNIGHT
-    for f, leg in KNIGHT_ATTACKERS[sq]:
-        if board[f] == knight and board[leg] == 0:
+    attackers = KNIGHT_ATTACKERS[sq]
+    for i in range(0, len(attackers), 2):
+        if board[attackers[i]] == knight and board[attackers[i + 1]] == 0:
             return True
     pawn = enemy | PAWN
-    for f in PAWN_ATTACKERS[by][sq]:
-        if board[f] == pawn:
+    attackers = PAWN_ATTACKERS[by][sq]
+    for i in range(len(attackers)):
+        if board[attackers[i]] == pawn:
             return True
     return False
 

@@ -2,6 +2,11 @@
 
 Squares are ``rank * 9 + file``: file 0–8 from red's left (a–i), rank 0–9 from red's back rank,
 so ``a0`` is 0 and ``i9`` is 89. Red moves up the ranks. Move numbers are ``from << 7 | to``.
+
+The squares a piece steps to, rays and attackers of each square are ``bytes``: compiled, ``b[i]`` is
+a byte load, where a list's entry is an object to check, unbox and release. A step through a square
+that must be empty (a horse's leg, an elephant's eye) is a pair of bytes, the target then that
+square. Read them by index (``for i in range(len(b))``): iterating ``bytes`` itself boxes each byte.
 """
 
 from typing import Final
@@ -50,12 +55,12 @@ def home_side(rank: int) -> int:
     return RED_SIDE if rank <= 4 else BLACK_SIDE
 
 
-def _steps(deltas: list[tuple[int, int]], keep: "list[list[bool]]") -> list[list[int]]:
-    table: list[list[int]] = []
+def _steps(deltas: list[tuple[int, int]], keep: "list[list[bool]]") -> list[bytes]:
+    table: list[bytes] = []
     for sq in range(SQUARES):
         f, r = file_of(sq), rank_of(sq)
         table.append(
-            [square(f + df, r + dr) for df, dr in deltas if on_board(f + df, r + dr) and keep[sq][square(f + df, r + dr)]]
+            bytes([square(f + df, r + dr) for df, dr in deltas if on_board(f + df, r + dr) and keep[sq][square(f + df, r + dr)]])
         )
     return table
 
@@ -64,8 +69,8 @@ _ORTHO: Final = [(0, 1), (0, -1), (-1, 0), (1, 0)]
 _DIAG: Final = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 _palace_pair = [[in_palace(file_of(a), rank_of(a)) and in_palace(file_of(b), rank_of(b)) for b in range(SQUARES)] for a in range(SQUARES)]
 
-KING_STEPS: Final[list[list[int]]] = _steps(_ORTHO, _palace_pair)
-ADVISOR_STEPS: Final[list[list[int]]] = _steps(_DIAG, _palace_pair)
+KING_STEPS: Final[list[bytes]] = _steps(_ORTHO, _palace_pair)
+ADVISOR_STEPS: Final[list[bytes]] = _steps(_DIAG, _palace_pair)
 
 
 def _bishop_steps() -> list[list[tuple[int, int]]]:
@@ -96,17 +101,24 @@ def _knight_steps() -> list[list[tuple[int, int]]]:
     return table
 
 
-BISHOP_STEPS: Final[list[list[tuple[int, int]]]] = _bishop_steps()
-KNIGHT_STEPS: Final[list[list[tuple[int, int]]]] = _knight_steps()
+def _pairs(table: list[list[tuple[int, int]]]) -> list[bytes]:
+    return [bytes([n for pair in row for n in pair]) for row in table]
+
+
+_BISHOP_PAIRS: Final = _bishop_steps()
+_KNIGHT_PAIRS: Final = _knight_steps()
+# Per square, (to, eye) and (to, leg) pairs.
+BISHOP_STEPS: Final[list[bytes]] = _pairs(_BISHOP_PAIRS)
+KNIGHT_STEPS: Final[list[bytes]] = _pairs(_KNIGHT_PAIRS)
 # (from, leg) pairs of knights that attack a square: the knight steps read backwards.
-KNIGHT_ATTACKERS: Final[list[list[tuple[int, int]]]] = [
-    [(f, leg) for f in range(SQUARES) for (t, leg) in KNIGHT_STEPS[f] if t == sq] for sq in range(SQUARES)
-]
+KNIGHT_ATTACKERS: Final[list[bytes]] = _pairs(
+    [[(f, leg) for f in range(SQUARES) for (t, leg) in _KNIGHT_PAIRS[f] if t == sq] for sq in range(SQUARES)]
+)
 
 
-def _pawn_steps(side: int) -> list[list[int]]:
+def _pawn_steps(side: int) -> list[bytes]:
     forward = 1 if side == RED_SIDE else -1
-    table: list[list[int]] = []
+    table: list[bytes] = []
     for sq in range(SQUARES):
         f, r = file_of(sq), rank_of(sq)
         moves = []
@@ -114,18 +126,18 @@ def _pawn_steps(side: int) -> list[list[int]]:
             moves.append(square(f, r + forward))
         if home_side(r) != side:
             moves += [square(f + d, r) for d in (-1, 1) if on_board(f + d, r)]
-        table.append(moves)
+        table.append(bytes(moves))
     return table
 
 
-PAWN_STEPS: Final[list[list[list[int]]]] = [_pawn_steps(RED_SIDE), _pawn_steps(BLACK_SIDE)]
+PAWN_STEPS: Final[list[list[bytes]]] = [_pawn_steps(RED_SIDE), _pawn_steps(BLACK_SIDE)]
 # PAWN_ATTACKERS[side][sq]: squares from which a pawn of ``side`` attacks ``sq``.
-PAWN_ATTACKERS: Final[list[list[list[int]]]] = [
-    [[f for f in range(SQUARES) if sq in PAWN_STEPS[side][f]] for sq in range(SQUARES)] for side in (RED_SIDE, BLACK_SIDE)
+PAWN_ATTACKERS: Final[list[list[bytes]]] = [
+    [bytes([f for f in range(SQUARES) if sq in PAWN_STEPS[side][f]]) for sq in range(SQUARES)] for side in (RED_SIDE, BLACK_SIDE)
 ]
 
 
-def _reachable(starts: list[int], steps: list[list[int]]) -> list[bool]:
+def _reachable(starts: list[int], steps: list[bytes]) -> list[bool]:
     """Squares a piece starting on one of ``starts`` can ever stand on, moving by ``steps``."""
     seen = [False] * SQUARES
     todo = starts[:]
@@ -139,8 +151,8 @@ def _reachable(starts: list[int], steps: list[list[int]]) -> list[bool]:
 
 def _places() -> list[list[bool]]:
     """PLACES[code][sq]: can the piece ``code`` ever stand on ``sq`` in a game from the start position?"""
-    elephant = [[to for to, _ in BISHOP_STEPS[sq]] for sq in range(SQUARES)]
-    red_homes: dict[int, tuple[list[int], list[list[int]]]] = {
+    elephant = [bytes(to for to, _ in _BISHOP_PAIRS[sq]) for sq in range(SQUARES)]
+    red_homes: dict[int, tuple[list[int], list[bytes]]] = {
         KING: ([4], KING_STEPS),
         ADVISOR: ([3, 5], ADVISOR_STEPS),
         BISHOP: ([2, 6], elephant),
@@ -159,8 +171,8 @@ PLACES: Final[list[list[bool]]] = _places()
 MOST: Final = [0, 1, 2, 2, 2, 2, 2, 5]
 
 
-def _rays() -> list[list[list[int]]]:
-    table: list[list[list[int]]] = []
+def _rays() -> list[list[bytes]]:
+    table: list[list[bytes]] = []
     for sq in range(SQUARES):
         f, r = file_of(sq), rank_of(sq)
         rays = []
@@ -170,18 +182,18 @@ def _rays() -> list[list[list[int]]]:
             while on_board(tf, tr):
                 ray.append(square(tf, tr))
                 tf, tr = tf + df, tr + dr
-            rays.append(ray)
+            rays.append(bytes(ray))
         table.append(rays)
     return table
 
 
-RAYS: Final[list[list[list[int]]]] = _rays()
+RAYS: Final[list[list[bytes]]] = _rays()
 LEG: Final = 4
 # LINES[sq][other]: which of RAYS[sq] holds ``other`` (0-3); LEG when ``other`` is the leg of a
 # horse's jump onto ``sq``; 5 otherwise.
 LINES: Final[list[bytes]] = [
     bytes([
-        next((d for d in range(4) if other in RAYS[sq][d]), LEG if any(leg == other for _, leg in KNIGHT_ATTACKERS[sq]) else 5)
+        next((d for d in range(4) if other in RAYS[sq][d]), LEG if other in KNIGHT_ATTACKERS[sq][1::2] else 5)
         for other in range(SQUARES)
     ])
     for sq in range(SQUARES)
