@@ -431,7 +431,7 @@ class Searcher:
         newest, second, third, oldest = killers
         history = self.history
         captures = pos.capture_orders(moves)
-        keyed: list[int] = []
+        keyed = [0] * len(moves)  # filled in place: appending would grow the list several times
         top = 0  # the best key so far, and where (found while the keys are native ints)
         at = 0
         for i in range(len(moves)):
@@ -458,7 +458,7 @@ class Searcher:
             if key > top or i == 0:
                 top = key
                 at = i
-            keyed.append(key)
+            keyed[i] = key
         if at:
             keyed[at] = keyed[0]
             keyed[0] = top
