@@ -78,6 +78,18 @@ class SearchPosition:
         """:meth:`capture_order` of each move; a game may answer the whole list faster."""
         return [self.capture_order(m) for m in moves]
 
+    def noisy_orders(self, moves: list[int]) -> list[int]:
+        """The orders quiescence sorts its noisy moves by, all of them 0 or more: :meth:`capture_orders`,
+        or the same before the exchanges are judged, leaving it to :meth:`capture_loses` to tell which
+        of them lose. Quiescence asks that only of a move it reaches, and most nodes cut off before
+        their last capture."""
+        return self.capture_orders(moves)
+
+    def capture_loses(self, move: int) -> bool:
+        """Whether the capture ``move``, ordered 0 or more by :meth:`noisy_orders`, loses material in
+        the exchange it starts. A game whose noisy orders already mark those below 0 keeps this answer."""
+        return False
+
     def quiet_loses(self, move: int) -> bool:
         """Whether the quiet ``move`` leaves its piece to be won (a static exchange below 0): the search
         skips such moves near the leaves. A game without the notion keeps this answer, False."""

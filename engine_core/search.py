@@ -489,7 +489,8 @@ class Searcher:
             if best > alpha:
                 alpha = best
             moves = pos.noisy_moves()
-        captures = pos.capture_orders(moves)
+        # In check every evasion counts, a losing capture last; else those are skipped when reached.
+        captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
         keyed: list[int] = []
         for i in range(len(moves)):
             c = captures[i]
@@ -500,10 +501,13 @@ class Searcher:
         keyed.sort(reverse=True)
         # The quiet checks are generated only once the captures have failed to cut off.
         checks = checks and not in_check
+        judge = not in_check
         legal = 0
         while True:
             for packed in keyed:
                 m = packed & MOVE_MASK
+                if judge and pos.capture_loses(m):
+                    continue
                 if not pos.make(m):
                     continue
                 self.nodes += 1
@@ -521,6 +525,7 @@ class Searcher:
             if not checks:
                 break
             checks = False
+            judge = False
             keyed = pos.quiet_checks()
         if in_check and legal == 0:
             return pos.no_move_score(ply)

@@ -35,6 +35,11 @@ _MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-L
 _LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
 
 
+def _mvv_lva(board: list[int], capture: int) -> int:
+    """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
+    return _MVV[board[capture & 127] & 7] * 8 + 8 - _LVA[board[capture >> 7] & 7]
+
+
 class FenError(ValueError):
     pass
 
@@ -491,14 +496,24 @@ class Position(SearchPosition):
         board = self.board
         out = [0] * len(moves)  # most moves of a full node are quiet: their entries stay 0
         for i, m in enumerate(moves):
-            victim = board[m & 127]
-            if victim != 0:
-                attacker = board[m >> 7] & 7
-                order = _MVV[victim & 7] * 8 + 8 - _LVA[attacker]
-                if SEE_VALUE[attacker] > SEE_VALUE[victim & 7] and exchange(board, m) < 0:
-                    order -= LOSING_CAPTURE
-                out[i] = order
+            if board[m & 127] != 0:
+                out[i] = _mvv_lva(board, m) - (LOSING_CAPTURE if self.capture_loses(m) else 0)
         return out
+
+    def noisy_orders(self, moves: list[int]) -> list[int]:
+        """MVV-LVA of each capture (the noisy moves are all captures).
+
+        >>> pos = Position.from_fen("3k5/3n5/9/4p4/4R4/9/9/9/9/5K3 w")  # the horse guards the pawn
+        >>> move = parse_move("e5e6")
+        >>> pos.noisy_orders([move]), pos.capture_loses(move), pos.capture_order(move) < 0
+        ([10], True, True)
+        """
+        board = self.board
+        return [_mvv_lva(board, m) for m in moves]
+
+    def capture_loses(self, move: int) -> bool:
+        board = self.board
+        return SEE_VALUE[board[move >> 7] & 7] > SEE_VALUE[board[move & 127] & 7] and exchange(board, move) < 0
 
     def quiet_checks(self) -> list[int]:
         return quiet_checks(self.board, self.pieces[self.side], self.side, self.kings[self.side ^ 1])
