@@ -406,16 +406,20 @@ def run_fit(data: Path, out: Path, rounds: int, fixed: tuple[str, ...] = (), see
 
 
 def scaled(w: list[float], groups: list[str], percent: int) -> list[float]:
-    """``w`` with the weights of ``groups`` times ``percent`` / 100, rounded down (the material and
-    square values are whole units, so they stay whole).
+    """``w`` with the weights of ``groups`` times ``percent`` / 100, rounded down in the units
+    :func:`render` writes: whole units for material and squares, sixteenths for the king lines and terms.
 
     >>> w = start()
     >>> i = square_index(5, 0)  # a rook on a0
     >>> scaled(w, ["squares"], 125)[i] == (int(w[i]) * 125) // 100, scaled(w, ["squares"], 125)[0] == w[0]
     (True, True)
+    >>> t = [0.0] * TERM_BASE + [5 / TERM_SCALE] + [0.0] * (TERM_COUNT - 1)
+    >>> scaled(t, ["king"], 150)[TERM_BASE] * TERM_SCALE  # 7.5 sixteenths down to 7, not to 0 units
+    7.0
     """
     chosen = {i for group in groups for i in GROUPS[group]}
-    return [math.floor(v * percent / 100) if i in chosen else v for i, v in enumerate(w)]
+    unit = [1.0 if i < TERM_BASE else 1.0 / TERM_SCALE for i in range(len(w))]
+    return [math.floor(v / unit[i] * percent / 100) * unit[i] if i in chosen else v for i, v in enumerate(w)]
 
 
 def main(argv: Optional[list[str]] = None) -> int:
