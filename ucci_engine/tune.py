@@ -15,8 +15,9 @@ The recipe, each step its own subcommand:
    the squared error of win probabilities on nine positions in ten, pulled gently toward their
    current values, and the tenth held out measures the gain. The result is written as
    ``ucci_engine/weights.py``.
-4. ``scale``: the weights of some groups multiplied by a percentage, rounded down, as a match asked:
-   the fit's best error is not the best play (docs/xiangqi.md).
+4. ``scale``: the weights of some groups, or of one kind's square values (``--groups pawn-squares``),
+   multiplied by a percentage, rounded down, as a match asked: the fit's best error is not the best
+   play (docs/xiangqi.md).
 """
 
 import argparse
@@ -220,6 +221,9 @@ GROUPS = {
 # engine does not compute them while their weights are all 0 (see README, "Strength work"); the king
 # lines cost little and are weighed always, fitted with ``--groups king`` (docs/xiangqi.md).
 FITTED = ("material", "squares")
+# What ``scale`` may scale: the groups, and each kind's square values alone (``pawn-squares``...).
+SCALABLE = {**GROUPS, **{f"{KIND_NAMES[kind]}-squares": range(SQUARE_BASE + (kind - 1) * CLASSES,
+                                                                   SQUARE_BASE + kind * CLASSES) for kind in KINDS}}
 Features = dict[int, float]
 
 
@@ -416,8 +420,11 @@ def scaled(w: list[float], groups: list[str], percent: int) -> list[float]:
     >>> t = [0.0] * TERM_BASE + [5 / TERM_SCALE] + [0.0] * (TERM_COUNT - 1)
     >>> scaled(t, ["king"], 150)[TERM_BASE] * TERM_SCALE  # 7.5 sixteenths down to 7, not to 0 units
     7.0
+    >>> pawns = scaled(w, ["pawn-squares"], 125)  # one kind's square values, the others as they were
+    >>> pawns[square_index(7, 85)] == (int(w[square_index(7, 85)]) * 125) // 100, pawns[i] == w[i]
+    (True, True)
     """
-    chosen = {i for group in groups for i in GROUPS[group]}
+    chosen = {i for group in groups for i in SCALABLE[group]}
     unit = [1.0 if i < TERM_BASE else 1.0 / TERM_SCALE for i in range(len(w))]
     return [math.floor(v / unit[i] * percent / 100) * unit[i] if i in chosen else v for i, v in enumerate(w)]
 
@@ -449,7 +456,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     for p in sub.choices.values():
         p.add_argument("data", type=Path, help="positions file (collect appends, label writes DATA.labelled)")
     scaling = sub.add_parser("scale")
-    scaling.add_argument("--groups", nargs="+", choices=sorted(GROUPS), required=True)
+    scaling.add_argument("--groups", nargs="+", choices=sorted(SCALABLE), required=True)
     scaling.add_argument("--percent", type=int, required=True)
     scaling.add_argument("--weights", type=Path, default=WEIGHTS_FILE)
     args = parser.parse_args(argv)
