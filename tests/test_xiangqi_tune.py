@@ -105,3 +105,13 @@ def test_labelling_continues_a_stopped_run_without_asking_its_positions_again(tm
     # The first line is kept as it was; the cut one is asked again, its score turned to red's view.
     assert out.read_text().splitlines() == [f"{red};1.0;-77", f"{black};0.5;-30", f"{third};0.0;30"]
     assert asked.read_text().splitlines() == [black, third]
+
+
+def test_scaling_one_kinds_square_values_leaves_every_other_weight_as_it_was() -> None:
+    from ucci_engine.tune import SCALABLE, scaled
+
+    w = start()
+    pawns = scaled(w, ["pawn-squares"], 125)
+    changed = {i for i in range(len(w)) if pawns[i] != w[i]}
+    assert changed and changed <= set(SCALABLE["pawn-squares"]) and not changed & set(SCALABLE["rook-squares"])
+    assert all(pawns[i] == (int(w[i]) * 125) // 100 for i in SCALABLE["pawn-squares"])
