@@ -221,14 +221,20 @@ GROUPS = {
 # engine does not compute them while their weights are all 0 (see README, "Strength work"); the king
 # lines cost little and are weighed always, fitted with ``--groups king`` (docs/xiangqi.md).
 FITTED = ("material", "squares")
+
+
+def kind_squares(kind: int) -> range:
+    """Where ``kind``'s square values lie in the weight vector, one a :func:`square_class`."""
+    return range(SQUARE_BASE + (kind - 1) * CLASSES, SQUARE_BASE + kind * CLASSES)
+
+
 # What ``scale`` may scale: the groups, and each kind's square values alone (``pawn-squares``...).
-SCALABLE = {**GROUPS, **{f"{KIND_NAMES[kind]}-squares": range(SQUARE_BASE + (kind - 1) * CLASSES,
-                                                                   SQUARE_BASE + kind * CLASSES) for kind in KINDS}}
+SCALABLE = {**GROUPS, **{f"{KIND_NAMES[kind]}-squares": kind_squares(kind) for kind in KINDS}}
 Features = dict[int, float]
 
 
 def square_index(kind: int, sq: int) -> int:
-    return SQUARE_BASE + (kind - 1) * CLASSES + square_class(sq)
+    return kind_squares(kind)[square_class(sq)]
 
 
 def features(pos: Position) -> Features:
