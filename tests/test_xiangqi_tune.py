@@ -115,3 +115,15 @@ def test_scaling_one_kinds_square_values_leaves_every_other_weight_as_it_was() -
     changed = {i for i in range(len(w)) if pawns[i] != w[i]}
     assert changed and changed <= set(SCALABLE["pawn-squares"]) and not changed & set(SCALABLE["rook-squares"])
     assert all(pawns[i] == (int(w[i]) * 125) // 100 for i in SCALABLE["pawn-squares"])
+
+
+def test_scaling_one_kinds_material_changes_that_value_alone() -> None:
+    from ucci_engine.tables import ROOK
+    from ucci_engine.tune import MATERIAL_KINDS, SCALABLE, scaled
+    from ucci_engine.weights import MATERIAL
+
+    w = start()
+    rooks = scaled(w, ["rook-material"], 108)
+    (i,) = SCALABLE["rook-material"]
+    assert [j for j in range(len(w)) if rooks[j] != w[j]] == [i]
+    assert MATERIAL_KINDS[i] == ROOK and rooks[i] == (MATERIAL[ROOK] * 108) // 100

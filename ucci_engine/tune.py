@@ -228,8 +228,13 @@ def kind_squares(kind: int) -> range:
     return range(SQUARE_BASE + (kind - 1) * CLASSES, SQUARE_BASE + kind * CLASSES)
 
 
-# What ``scale`` may scale: the groups, and each kind's square values alone (``pawn-squares``...).
-SCALABLE = {**GROUPS, **{f"{KIND_NAMES[kind]}-squares": kind_squares(kind) for kind in KINDS}}
+# What ``scale`` may scale: the groups, each kind's square values alone (``pawn-squares``...) and each
+# kind's material alone (``rook-material``...; the king has none).
+SCALABLE = {
+    **GROUPS,
+    **{f"{KIND_NAMES[kind]}-squares": kind_squares(kind) for kind in KINDS},
+    **{f"{KIND_NAMES[kind]}-material": range(i, i + 1) for i, kind in enumerate(MATERIAL_KINDS)},
+}
 Features = dict[int, float]
 
 
