@@ -3,7 +3,7 @@
 from typing import Final
 
 # Material by kind (index: 1 king, 2 advisor, 3 elephant, 4 horse, 5 rook, 6 cannon, 7 pawn).
-MATERIAL: Final = [0, 0, 40, 28, 81, 194, 103, 16]
+MATERIAL: Final = [0, 0, 40, 28, 81, 209, 103, 16]
 # PIECE_SQUARE[kind][sq]: what a red piece adds to its material on ``sq`` (rank * 9 + file, one
 # line a rank from red's back rank up); a black piece counts the mirrored square 89 - sq.
 PIECE_SQUARE: Final = [
