@@ -228,12 +228,22 @@ def kind_squares(kind: int) -> range:
     return range(SQUARE_BASE + (kind - 1) * CLASSES, SQUARE_BASE + kind * CLASSES)
 
 
+def kind_material(kind: int) -> range:
+    """Where ``kind``'s material lies in the weight vector: one index, none for the king.
+
+    >>> list(kind_material(5)), list(kind_material(1))
+    ([3], [])
+    """
+    first = kind - MATERIAL_KINDS.start
+    return range(first, first + 1) if kind in MATERIAL_KINDS else range(0)
+
+
 # What ``scale`` may scale: the groups, each kind's square values alone (``pawn-squares``...) and each
 # kind's material alone (``rook-material``...; the king has none).
 SCALABLE = {
     **GROUPS,
     **{f"{KIND_NAMES[kind]}-squares": kind_squares(kind) for kind in KINDS},
-    **{f"{KIND_NAMES[kind]}-material": range(i, i + 1) for i, kind in enumerate(MATERIAL_KINDS)},
+    **{f"{KIND_NAMES[kind]}-material": kind_material(kind) for kind in MATERIAL_KINDS},
 }
 Features = dict[int, float]
 
@@ -255,7 +265,7 @@ def features(pos: Position) -> Features:
         code = pos.board[sq]
         if code:
             kind, sign, own = code & 7, -1.0 if code & BLACK else 1.0, SQUARES - 1 - sq if code & BLACK else sq
-            for i in ((MATERIAL_KINDS.index(kind),) if kind in MATERIAL_KINDS else ()) + (square_index(kind, own),):
+            for i in (*kind_material(kind), square_index(kind, own)):
                 x[i] = x.get(i, 0.0) + sign
     for t, count in enumerate(terms(pos.board, pos.pieces, pos.kings)):
         x[TERM_BASE + t] = float(count)
