@@ -69,6 +69,19 @@ def test_the_king_lines_kept_from_move_to_move_are_those_of_the_board() -> None:
     assert kept > 50000
 
 
+def colours_swapped(fen: str) -> str:
+    """The position seen from the other side: ranks in reverse order, each piece the other colour's."""
+    board, side = fen.split()[:2]
+    return "/".join(row.swapcase() for row in reversed(board.split("/"))) + (" w" if side == "b" else " b")
+
+
+def test_a_position_and_its_colour_swapped_image_score_the_same_for_the_side_to_move() -> None:
+    # Neither colour is favoured by the evaluation: red's edge in xiangqi is the first move, not a bias.
+    for pos, _ in random_games(43, 30, 120):
+        fen = pos.fen()
+        assert Position.from_fen(colours_swapped(fen)).evaluate() == pos.evaluate(), fen
+
+
 @pytest.mark.parametrize("fen,move", [
     ("3k5/9/9/9/9/4r4/9/4R4/4n4/4K4 w", "e2a2"),  # red's rook leaves its king's file only
     ("4k4/4N4/4r4/9/4R4/9/9/9/9/3K5 b", "e7a7"),  # black's the same

@@ -216,7 +216,8 @@ def structure(board: list[int], pieces: list[list[int]], lines: int) -> int:
         found = piece_terms(board, pieces)
         for i in range(KING_TERMS, TERM_COUNT):
             total += found[i] * TERM_WEIGHTS[i]
-    return total // TERM_SCALE
+    # Rounded toward zero, so a position and its colour-flipped mirror image score the same.
+    return total // TERM_SCALE if total >= 0 else -(-total // TERM_SCALE)
 
 
 def weighed_lines(board: list[int], kings: list[int]) -> int:
