@@ -16,8 +16,8 @@ The recipe, each step its own subcommand:
    current values, and the tenth held out measures the gain. The result is written as
    ``ucci_engine/weights.py``.
 4. ``scale``: the weights of some groups, or of one kind's square values or material (``--groups
-   pawn-squares``, ``rook-material``), multiplied by a percentage, rounded down, as a match asked: the fit's best error is not the best
-   play (docs/xiangqi.md).
+   pawn-squares``, ``rook-material``), multiplied by a percentage, rounded down, as a match asked:
+   the fit's best error is not the best play (docs/xiangqi.md).
 """
 
 import argparse
