@@ -10,6 +10,8 @@ MATE: Final = 30000
 MATE_BOUND: Final = MATE - 1000  # scores beyond this are mates, counted in plies from the root
 NO_SCORE: Final = -32768  # "no verdict" from rule_score
 LOSING_CAPTURE: Final = 1 << 16  # subtracted from a capture's order when its exchange loses material
+# Quiet moves a non-PV node tries at depth 1, 2 and 3 before it skips the rest unless they check (index 0 unused).
+LATE_MOVES: Final = [0, 8, 12, 18]
 
 
 class SearchPosition:
@@ -99,6 +101,11 @@ class SearchPosition:
         """The quiet moves that give check, which quiescence search tries at its first ply (not
         asked in check). A game without checks keeps this answer, none."""
         return []
+
+    def late_moves(self) -> list[int]:
+        """:data:`LATE_MOVES`, or a game's own counts (read once a search): how many quiet moves a
+        non-PV node at depth 1, 2 and 3 tries before late move pruning skips the rest."""
+        return LATE_MOVES
 
     def move_limit(self) -> int:
         """One more than the largest move number."""

@@ -34,7 +34,6 @@ KILLER_ORDER: Final = 1 << 26
 COUNTER_ORDER: Final = KILLER_ORDER
 QUIET_FLOOR: Final = 1 << 17  # quiet moves order above this; losing captures below it
 FUTILITY_MARGIN: Final = 70
-LATE_MOVES: Final = [0, 8, 12, 18]  # quiet moves tried at depth 1..3 of a non-PV node before the rest are skipped
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
 REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
@@ -104,6 +103,7 @@ class Searcher:
         self.killers: list[list[int]] = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         self.history: list[int] = []
         self.counters: list[int] = []  # the quiet move that last refuted each move
+        self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played: list[int] = [0] * (MAX_PLY + 2)  # the move made at each ply of the current line
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
@@ -144,6 +144,7 @@ class Searcher:
         self.stopped = False
         self.pondering = limits.ponder
         self.tt.new_search()
+        self.late = pos.late_moves()
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
             self.history = [0] * pos.move_limit()
@@ -349,8 +350,8 @@ class Searcher:
             late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
             # Asked before the move is made: the exchange is read on the board it starts from.
             hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
-                     and 0 < legal < LATE_MOVES[depth] and pos.quiet_loses(m))
-            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= LATE_MOVES[depth])):
+                     and 0 < legal < self.late[depth] and pos.quiet_loses(m))
+            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= self.late[depth])):
                 # Pruned unless it gives check: judged without being made, but counted as a node
                 # and a legal move all the same, as if it had been made and taken back.
                 verdict = pos.peek(m)

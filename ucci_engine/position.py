@@ -24,6 +24,9 @@ START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR 
 BAN_SCORE: Final = 20000  # a loss by the repetition rules: worse than any material, better than mate
 DRAW_PLIES: Final = 120  # 60 moves without a capture
 UNKNOWN_LINES: Final = -(1 << 40)  # a ply's king lines not yet weighed (they never come near this)
+# Late move pruning half again as wide as the core's: against ElephantEye's near full-width search the
+# moves pruned at [0, 8, 12, 18] were the ones it played (docs/xiangqi.md, "ElephantEye at a fixed depth").
+LATE_MOVES: Final = [0, 12, 18, 27]
 
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
@@ -520,6 +523,9 @@ class Position(SearchPosition):
 
     def quiet_loses(self, move: int) -> bool:
         return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
+
+    def late_moves(self) -> list[int]:
+        return LATE_MOVES
 
     def move_limit(self) -> int:
         return MOVE_LIMIT
