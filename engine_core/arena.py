@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Protocol, TextIO
 
+from engine_core.results import GameRow, ResultsFile
 from engine_core.stats import Sprt, Tally
 
 FORFEITS = ("time", "illegal", "crash")
@@ -121,6 +122,7 @@ class Summary:
     verdict: Optional[str] = None
     failed: list[tuple[int, str]] = field(default_factory=list)  # games the referee could not finish: not counted
     unplayed: int = 0  # games not started or not finished because the user interrupted the match
+    rows: dict[int, GameRow] = field(default_factory=dict)  # each counted game, by number (engine_core/results.py)
 
     def forfeits(self, engine: int, kind: str) -> int:
         return sum(1 for o in self.outcomes for e, k in o.forfeits if e == engine and k == kind)
@@ -198,8 +200,9 @@ class RecordFiles:
 
 
 def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdout, sprt: Optional[Sprt] = None,
-              records: Optional[str] = None, concurrency: int = 1) -> Summary:
-    """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides.
+              records: Optional[str] = None, concurrency: int = 1, results: Optional[str] = None) -> Summary:
+    """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides; each game's row is
+    appended to the file ``results`` as it finishes.
 
     A game whose referee raised (a bug, or a cluster that lost it more often than it may replay it)
     is reported and left out of every count: no result is made up for it. Ctrl-C stops the match at
@@ -212,6 +215,8 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
     failed: list[tuple[int, str]] = []
     progress = Progress(out, len(jobs), setup.names, paired)
     files = RecordFiles(records)
+    rows: dict[int, GameRow] = {}
+    results_file = ResultsFile(results)
     queue = list(reversed(jobs))
     running: dict[object, Job] = {}
     verdict: Optional[str] = None
@@ -233,6 +238,8 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
                     continue
                 outcomes.append(outcome)
                 files.write(outcome)
+                rows[job.number] = GameRow(job.number, job.opening, job.swapped, outcome.score, bool(outcome.forfeits))
+                results_file.write(rows[job.number])
                 if job.pair in halves:
                     first = halves.pop(job.pair)
                     tally.pentanomial[round(2 * (first + outcome.score))] += 1
@@ -252,7 +259,7 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
         pool.close(wait=not interrupted)
     outcomes.sort(key=lambda o: o.number)
     unplayed = len(queue) + len(running) if interrupted else 0
-    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict, failed, unplayed)
+    return Summary(setup.names, tally, outcomes, time.monotonic() - start, value, verdict, failed, unplayed, rows)
 
 
 def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Optional, TypeVar
 from engine_core.arena import LocalPool, Pool, Setup, run_match, schedule, table
 from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int, program
 from engine_core.process import kill_all
+from engine_core.results import compare, comparison_line, read_rows
 from engine_core.stats import Sprt
 
 T = TypeVar("T")
@@ -161,6 +162,9 @@ def parser(games: list[str], prog: str = "sanqi match") -> ArgParser:
     p.add_argument("--seed", type=natural_int, default=0, help="seed for opening order and built-in players")
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="elo0=N elo1=N [alpha=0.05] [beta=0.05]: stop when decided")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR in the game's own format")
+    p.add_argument("--results", metavar="FILE", help="append each game's result to FILE as a JSON line (number, opening, seats, score, forfeit)")
+    p.add_argument("--baseline", metavar="FILE", help="the --results file of an earlier run on the same schedule (--games, --seed, openings): "
+                   "the table adds the first engine's score less its score there, game by game")
     p.add_argument("--engine-log", metavar="DIR", help="keep each engine's stderr in DIR (default: discarded)")
     p.add_argument("--cluster", metavar="ADDRESS", help="send games to the Dask scheduler at ADDRESS (pip install sanqi[cluster])")
     p.add_argument("--retries", type=natural_int, default=3, help="with --cluster: how often a game whose task raised is replayed (the scheduler replays a game lost with its worker)")
@@ -211,9 +215,15 @@ def play(opts: argparse.Namespace, game: Any) -> int:
     folder(opts.engine_log, "engine log")
     setup: Setup = game.make_setup(opts, specs)
     test = sprt_test(opts.sprt) if opts.sprt else None
+    baseline = read_rows(opts.baseline) if opts.baseline else None  # read first: a bad file costs no games
+    if opts.results and os.path.exists(opts.results) and os.path.getsize(opts.results):
+        # One run a file: rows of two runs under the same game numbers could not be told apart.
+        raise UsageError(f"the results file {opts.results!r} already holds games: name a new one (an earlier run is a --baseline)")
     jobs = schedule(opts.games, setup.openings, opts.seed, opts.random_openings)
-    summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency)
+    summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency, opts.results)
     print(table(summary, test), flush=True)
+    if baseline is not None:
+        print(comparison_line(compare(summary.rows, baseline), opts.baseline), flush=True)
     if summary.unplayed:
         # Stopped by Ctrl-C: the games in flight still hold threads the interpreter would wait for at exit, so
         # leave at once, and take their engines along (a suspended one would not see its input end).
