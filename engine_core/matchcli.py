@@ -162,7 +162,7 @@ def parser(games: list[str], prog: str = "sanqi match") -> ArgParser:
     p.add_argument("--seed", type=natural_int, default=0, help="seed for opening order and built-in players")
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="elo0=N elo1=N [alpha=0.05] [beta=0.05]: stop when decided")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR in the game's own format")
-    p.add_argument("--results", metavar="FILE", help="append each game's result to FILE as a JSON line (number, opening, seats, score, forfeit)")
+    p.add_argument("--results", metavar="FILE", help="write each game's result to FILE, a new or empty file, as a JSON line (number, opening, seats, score, forfeit)")
     p.add_argument("--baseline", metavar="FILE", help="the --results file of an earlier run on the same schedule (--games, --seed, openings): "
                    "the table adds the first engine's score less its score there, game by game")
     p.add_argument("--engine-log", metavar="DIR", help="keep each engine's stderr in DIR (default: discarded)")
@@ -196,6 +196,17 @@ def folder(path: Optional[str], what: str) -> Optional[str]:
     return path
 
 
+def results_file(path: str) -> None:
+    """Make sure ``path`` can take a run's rows before any game is played: a new or empty file that can be
+    written (one run a file: rows of two runs under the same game numbers could not be told apart)."""
+    if os.path.exists(path) and os.path.getsize(path):
+        raise UsageError(f"the results file {path!r} already holds games: name a new one (an earlier run is a --baseline)")
+    try:
+        open(path, "a", encoding="utf-8").close()
+    except OSError as exc:
+        raise UsageError(f"cannot write the results file {path!r}: {exc.strerror or exc}") from None
+
+
 def main(argv: Optional[list[str]] = None, games: Optional[dict[str, Any]] = None, prog: str = "sanqi match") -> int:
     """Run ``sanqi match``; ``games`` maps a game name to its module (default: the entry points), ``prog`` names
     the command in error lines (an alias gives its own)."""
@@ -216,9 +227,8 @@ def play(opts: argparse.Namespace, game: Any) -> int:
     setup: Setup = game.make_setup(opts, specs)
     test = sprt_test(opts.sprt) if opts.sprt else None
     baseline = read_rows(opts.baseline) if opts.baseline else None  # read first: a bad file costs no games
-    if opts.results and os.path.exists(opts.results) and os.path.getsize(opts.results):
-        # One run a file: rows of two runs under the same game numbers could not be told apart.
-        raise UsageError(f"the results file {opts.results!r} already holds games: name a new one (an earlier run is a --baseline)")
+    if opts.results:
+        results_file(opts.results)
     jobs = schedule(opts.games, setup.openings, opts.seed, opts.random_openings)
     summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency, opts.results)
     print(table(summary, test), flush=True)

@@ -87,3 +87,11 @@ def test_a_results_file_that_holds_games_is_not_appended_to(capsys, tmp_path):
               "--results", str(path)], GAMES)
     assert ended.value.code == 2 and "already holds games" in capsys.readouterr().err
     assert path.read_text().count("\n") == 1
+
+
+def test_a_results_file_that_cannot_be_written_is_one_error_line_before_any_game(capsys, tmp_path):
+    with pytest.raises(SystemExit) as ended:
+        main(["--game", "junqi", "--engine", "cmd=events", "--engine", "cmd=random", "--games", "2",
+              "--results", str(tmp_path / "no-such-folder" / "run.jsonl")], GAMES)
+    captured = capsys.readouterr()
+    assert ended.value.code == 2 and "cannot write the results file" in captured.err and "game 1:" not in captured.out
