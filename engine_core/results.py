@@ -11,7 +11,7 @@ interval was 2-17 % narrower than two separate scores' (docs/match.md).
 >>> before = {1: GameRow(1, 0, False, 0.0, False), 2: GameRow(2, 0, True, 0.5, False), 3: GameRow(3, 1, False, 1.0, False)}
 >>> found = compare(now, before)
 >>> found.games, found.mean, round(found.half_width, 4), found.forfeits, found.unmatched
-(2, 0.5, 0.98, 1, 0)
+(2, 0.5, 0.693, 1, 0)
 """
 
 import json
@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from engine_core.args import UsageError
+from engine_core.stats import Z95, mean_and_variance
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,14 @@ class Comparison:
     unmatched: int
 
 
+# What a game's difference can be (score here less score there), as engine_core.stats tables them.
+DIFF_POINTS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+
+
 def compare(now: dict[int, GameRow], baseline: dict[int, GameRow]) -> Comparison:
-    diffs: list[float] = []
+    """The games of ``now`` against those of ``baseline``, with the match table's interval (stats.Z95 standard
+    errors, the variance of the observed frequencies)."""
+    counts = [0] * len(DIFF_POINTS)
     forfeits = unmatched = 0
     for number, row in now.items():
         old = baseline.get(number)
@@ -104,11 +111,11 @@ def compare(now: dict[int, GameRow], baseline: dict[int, GameRow]) -> Comparison
         elif row.forfeit or old.forfeit:
             forfeits += 1
         else:
-            diffs.append(row.score - old.score)
-    n = len(diffs)
-    mean = sum(diffs) / n if n else 0.0
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    return Comparison(n, mean, 1.96 * spread / math.sqrt(n) if n else 0.0, forfeits, unmatched)
+            counts[DIFF_POINTS.index(row.score - old.score)] += 1
+    mean, variance, n = mean_and_variance(counts, DIFF_POINTS)
+    if n == 0:
+        return Comparison(0, 0.0, 0.0, forfeits, unmatched)
+    return Comparison(n, mean, Z95 * math.sqrt(variance / n), forfeits, unmatched)
 
 
 def comparison_line(found: Comparison, baseline: str) -> str:
