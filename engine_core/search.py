@@ -327,7 +327,14 @@ class Searcher:
             if entry >= 0:
                 tt_move = entry_move(entry)
         counter = self.counters[self.played[ply - 1]]
-        ordered = self._order(pos, pos.moves(), tt_move, ply, counter)
+        moves = pos.moves()
+        # Below depth 2 the first move's subtree leaves the history as it is (nodes at depth 0 reward
+        # with a bonus of 0), unless it is searched a ply deeper for giving check: the other moves'
+        # keys, read from the history, can wait until a second move is needed. Most nodes end with
+        # their first, and boxing the keys (wide ints) is much of the ordering's cost.
+        lazy = depth <= 1
+        captures = pos.capture_orders(moves)
+        ordered = self._order(moves, captures, tt_move, ply, counter, not lazy)
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
@@ -335,8 +342,11 @@ class Searcher:
         legal = 0
         old_alpha = alpha
         quiets: list[int] = []
-        for n in range(len(ordered)):
+        for n in range(len(moves)):
             if n == 1:
+                if lazy:
+                    ordered = self._order(moves, captures, tt_move, ply, counter, True)
+                    lazy = False
                 # _order put the best first and most nodes end with it: the rest are sorted only now
                 # (the order keys are too wide for Python's fast int sort, so it is spared where it can be).
                 ordered.sort(reverse=True)
@@ -368,6 +378,10 @@ class Searcher:
             legal += 1
             gives_check = pos.in_check()
             new_depth = depth - 1 + (1 if gives_check else 0)
+            if lazy and new_depth > 0:
+                # The first move checks from depth 1: its subtree may reward, so the keys are read now.
+                ordered = self._order(moves, captures, tt_move, ply, counter, True)
+                lazy = False
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
@@ -424,20 +438,22 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = [h // 2 for h in history]
 
-    def _order(self, pos: SearchPosition, moves: list[int], tt_move: int, ply: int, counter: int) -> list[int]:
+    def _order(self, moves: list[int], captures: list[int], tt_move: int, ply: int, counter: int, every: bool) -> list[int]:
         """Moves packed with their priority in the high bits, the best first (the rest in no order): the
-        hash move, winning and even captures, killers, the counter move, quiet moves by history, losing captures."""
+        hash move, winning and even captures (``captures``: :meth:`SearchPosition.capture_orders`), killers, the
+        counter move, quiet moves by history, losing captures. Without ``every``, only the best (none without moves)."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         newest, second, third, oldest = killers
         history = self.history
-        captures = pos.capture_orders(moves)
-        keyed = [0] * len(moves)  # filled in place: appending would grow the list several times
+        keyed: list[int] = [0] * len(moves) if every else []  # filled in place: appending would grow the list several times
         top = 0  # the best key so far, and where (found while the keys are native ints)
         at = 0
         for i in range(len(moves)):
             m = moves[i]
             if m == tt_move:
+                if not every:
+                    return [(TT_MOVE_ORDER << ORDER_SHIFT) | m]  # nothing ranks above the hash move
                 p = TT_MOVE_ORDER
             else:
                 c = captures[i]
@@ -459,7 +475,10 @@ class Searcher:
             if key > top or i == 0:
                 top = key
                 at = i
-            keyed[i] = key
+            if every:
+                keyed[i] = key
+        if not every:
+            return [top] if moves else keyed
         if at:
             keyed[at] = keyed[0]
             keyed[0] = top
