@@ -7,7 +7,11 @@ of the score incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) 
 against attack. Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 """
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    # Native ints for the hot loops (see ucci_engine.movegen): locals only, so pure Python never needs the name.
+    from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, KNIGHT_STEPS, OWN,
@@ -81,17 +85,20 @@ def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
     >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85], [1, 0, 0, 0])
     1
     """
-    total = 0
+    total: i64 = 0
+    side: i64
+    d: i64
+    i: i64
     for side in range(2):
-        sign = 2 * side - 1  # a threat to red's king counts for black
-        enemy = (side ^ 1) << 3
+        sign: i64 = 2 * side - 1  # a threat to red's king counts for black
+        enemy: i64 = (side ^ 1) << 3
         cannon, rook = enemy | CANNON, enemy | ROOK
         rays = RAYS[kings[side]]
         for d in range(4):
-            met = 0
+            met: i64 = 0
             ray = rays[d]
             for i in range(len(ray)):
-                code = board[ray[i]]
+                code: i64 = board[ray[i]]
                 if code == 0:
                     continue
                 met += 1
@@ -233,33 +240,37 @@ SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
 
 def least_attacker(board: list[int], sq: int, side: int) -> int:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
-    enemy = side << 3
-    pawn = enemy | PAWN
+    enemy: i64 = side << 3
+    pawn: i64 = enemy | PAWN
     squares = PAWN_ATTACKERS[side][sq]
+    i: i64
+    f: i64
+    t: i64
+    q: i64
     for i in range(len(squares)):
         f = squares[i]
         if board[f] == pawn:
             return f
-    advisor = enemy | ADVISOR
+    advisor: i64 = enemy | ADVISOR
     squares = ADVISOR_STEPS[sq]
     for i in range(len(squares)):
         f = squares[i]
         if board[f] == advisor:
             return f
-    bishop = enemy | BISHOP
+    bishop: i64 = enemy | BISHOP
     squares = BISHOP_STEPS[sq]  # an elephant steps both ways: (from, eye) pairs
     for i in range(0, len(squares), 2):
         f = squares[i]
         if board[f] == bishop and board[squares[i + 1]] == 0:
             return f
-    knight = enemy | KNIGHT
+    knight: i64 = enemy | KNIGHT
     squares = KNIGHT_ATTACKERS[sq]
     for i in range(0, len(squares), 2):
         f = squares[i]
         if board[f] == knight and board[squares[i + 1]] == 0:
             return f
     rook, cannon = enemy | ROOK, enemy | CANNON
-    rook_at = -1
+    rook_at: i64 = -1
     for ray in RAYS[sq]:
         screened = False
         for i in range(len(ray)):
@@ -275,7 +286,7 @@ def least_attacker(board: list[int], sq: int, side: int) -> int:
                 screened = True
     if rook_at >= 0:
         return rook_at
-    king = enemy | KING
+    king: i64 = enemy | KING
     squares = KING_STEPS[sq]
     for i in range(len(squares)):
         f = squares[i]

@@ -5,7 +5,13 @@ A move that leaves its own king attacked (including facing the enemy king on an 
 filtered later by :meth:`ucci_engine.position.Position.make`.
 """
 
-from typing import Final, cast
+from typing import TYPE_CHECKING, Final, cast
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the hot loops' squares, codes and indexes: compiled, an ``int`` is tagged
+    # (each use checks whether it is boxed), an ``i64`` a plain machine word. Only locals are typed
+    # so: their annotations are never evaluated, so pure Python needs no mypy_extensions.
+    from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
@@ -24,9 +30,13 @@ def generate(board: list[int], squares: list[int], side: int, captures_only: boo
     own = OWN[side]
     moves = MOVE_OBJECTS
     out: list[object] = []
+    sq: i64
+    to: i64
+    q: i64
+    i: i64
     for sq in squares:
-        kind = board[sq] & 7
-        base = sq << 7
+        kind: i64 = board[sq] & 7
+        base: i64 = sq << 7
         if kind == ROOK:
             for ray in RAYS[sq]:
                 for i in range(len(ray)):
@@ -97,9 +107,12 @@ def quiet_checks(board: list[int], squares: list[int], side: int, king: int) -> 
     related = RELATED[king]
     moves = MOVE_OBJECTS
     out: list[object] = []
+    sq: i64
+    to: i64
+    i: i64
     for sq in squares:
-        piece = board[sq]
-        kind = piece & 7
+        piece: i64 = board[sq]
+        kind: i64 = piece & 7
         uncovers = related[sq] != 0
         if kind == ROOK or kind == CANNON:
             for ray in RAYS[sq]:
@@ -138,13 +151,17 @@ def evasions(board: list[int], moves: list[int], king: int, side: int) -> list[i
     >>> len(moves), sorted(move_name(m) for m in evasions(pos.board, moves, pos.kings[0], 0))
     (20, ['c1e1', 'e0d0', 'e0e1', 'e0f0'])
     """
-    enemy = (side ^ 1) << 3
+    enemy: i64 = (side ^ 1) << 3
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
     marks = [0] * len(board)
     marks[king] = 3
+    i: i64
+    j: i64
+    f: i64
+    q: i64
     for ray in RAYS[king]:
-        first = -1
+        first: i64 = -1
         for i in range(len(ray)):
             q = board[ray[i]]
             if q == 0:
@@ -195,19 +212,22 @@ def uncovered(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
     given that it was not before the move? Only the lines from ``sq`` through ``frm`` and ``to`` and
     a horse whose leg was ``frm`` can have changed: this answers as :func:`attacked`, at less cost.
     """
-    enemy = by << 3
-    rook, cannon, king = enemy | ROOK, enemy | CANNON, enemy | KING
+    enemy: i64 = by << 3
+    rook: i64 = enemy | ROOK
+    cannon: i64 = enemy | CANNON
+    king: i64 = enemy | KING
     lines = LINES[sq]
     rays = RAYS[sq]
-    line = lines[frm]
+    line: i64 = lines[frm]
     if line < 4 and _line_hit(board, rays[line], rook, cannon, king):
         return True
-    other = lines[to]
+    other: i64 = lines[to]
     if other < 4 and other != line and _line_hit(board, rays[other], rook, cannon, king):
         return True
     if line == LEG:
-        knight = enemy | KNIGHT
+        knight: i64 = enemy | KNIGHT
         attackers = KNIGHT_ATTACKERS[sq]
+        i: i64
         for i in range(0, len(attackers), 2):
             if attackers[i + 1] == frm and board[attackers[i]] == knight:
                 return True
@@ -217,7 +237,8 @@ def uncovered(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
 def checks_after(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
     """After ``by`` moved a piece from ``frm`` to ``to``, is ``sq`` (not attacked before the move)
     attacked by ``by``? Answers as :func:`attacked`: the moved piece itself, or what it uncovered."""
-    kind = board[to] & 7
+    kind: i64 = board[to] & 7
+    i: i64
     if kind == KNIGHT:
         attackers = KNIGHT_ATTACKERS[sq]
         for i in range(0, len(attackers), 2):
@@ -234,8 +255,9 @@ def checks_after(board: list[int], sq: int, by: int, frm: int, to: int) -> bool:
 def _line_hit(board: list[int], ray: bytes, rook: int, cannon: int, king: int) -> bool:
     """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
     screened = False
+    i: i64
     for i in range(len(ray)):
-        q = board[ray[i]]
+        q: i64 = board[ray[i]]
         if q != 0:
             if not screened:
                 if q == rook or q == king:
@@ -248,17 +270,18 @@ def _line_hit(board: list[int], ray: bytes, rook: int, cannon: int, king: int) -
 
 def _hit(board: list[int], sq: int, by: int, flying_king: int) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
-    enemy = by << 3
+    enemy: i64 = by << 3
     rook, cannon = enemy | ROOK, enemy | CANNON
     for ray in RAYS[sq]:
         if _line_hit(board, ray, rook, cannon, flying_king):
             return True
-    knight = enemy | KNIGHT
+    knight: i64 = enemy | KNIGHT
     attackers = KNIGHT_ATTACKERS[sq]
+    i: i64
     for i in range(0, len(attackers), 2):
         if board[attackers[i]] == knight and board[attackers[i + 1]] == 0:
             return True
-    pawn = enemy | PAWN
+    pawn: i64 = enemy | PAWN
     attackers = PAWN_ATTACKERS[by][sq]
     for i in range(len(attackers)):
         if board[attackers[i]] == pawn:

@@ -10,7 +10,11 @@ True
 """
 
 import random
-from typing import Final, Optional
+from typing import TYPE_CHECKING, Final, Optional
+
+if TYPE_CHECKING:
+    # Native ints for make and unmake (see ucci_engine.movegen): locals only, so pure Python never needs the name.
+    from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure, weighed_lines
@@ -250,9 +254,11 @@ class Position(SearchPosition):
 
     def make(self, move: int) -> bool:
         board = self.board
-        frm, to = move >> 7, move & 127
-        piece, captured = board[frm], board[to]
-        side = self.side
+        frm: i64 = move >> 7
+        to: i64 = move & 127
+        piece: i64 = board[frm]
+        captured: i64 = board[to]
+        side: i64 = self.side
         board[to] = piece
         board[frm] = 0
         if self._exposes(piece, frm, to):
@@ -261,19 +267,19 @@ class Position(SearchPosition):
             return False
         gives_check = self._checks(frm, to)
         slots = self.slots
-        index = -1
+        index: i64 = -1
         if captured:
             index = slots[to]
             self._drop(side ^ 1, index)
         own = self.pieces[side]
-        slot = slots[frm]
+        slot: i64 = slots[frm]
         own[slot] = to
         slots[to] = slot
         if piece & 7 == KING:
             self.kings[side] = to
         plies = self.plies
         last = self.top
-        n = self.ply + 1
+        n: i64 = self.ply + 1
         if n == len(plies):
             plies.append(Ply())
         ply = plies[n]
@@ -283,8 +289,8 @@ class Position(SearchPosition):
         ply.score = self.score
         values = self.values[piece]
         keys = ZOBRIST[piece]
-        score = self.score + values[to] - values[frm]
-        h = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
+        score: i64 = self.score + values[to] - values[frm]
+        h: i64 = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
         if captured:
             score -= self.values[captured][to]
             h ^= ZOBRIST[captured][to]
@@ -309,8 +315,10 @@ class Position(SearchPosition):
         """What :meth:`make` would find of ``move``, without making it: -1 illegal, 1 legal and giving
         check, 0 legal and quiet for the king (one board write and its undoing instead of a whole ply)."""
         board = self.board
-        frm, to = move >> 7, move & 127
-        piece, captured = board[frm], board[to]
+        frm: i64 = move >> 7
+        to: i64 = move & 127
+        piece: i64 = board[frm]
+        captured: i64 = board[to]
         board[to] = piece
         board[frm] = 0
         verdict = -1 if self._exposes(piece, frm, to) else (1 if self._checks(frm, to) else 0)
@@ -345,15 +353,17 @@ class Position(SearchPosition):
         ply = self.top
         self.ply -= 1
         self.top = self.plies[self.ply]
-        move, captured = ply.move, ply.captured
+        move: i64 = ply.move
+        captured: i64 = ply.captured
         board = self.board
-        frm, to = move >> 7, move & 127
-        side = self.side ^ 1
-        piece = board[to]
+        frm: i64 = move >> 7
+        to: i64 = move & 127
+        side: i64 = self.side ^ 1
+        piece: i64 = board[to]
         board[frm] = piece
         board[to] = captured
         slots = self.slots
-        slot = slots[to]
+        slot: i64 = slots[to]
         self.pieces[side][slot] = frm
         slots[frm] = slot
         if captured:
