@@ -17,7 +17,13 @@ lock every few thousand nodes, which keeps the protocol thread responsive when c
 import gc
 import math
 import time
-from typing import Callable, Final, Optional
+from typing import TYPE_CHECKING, Callable, Final, Optional
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the order keys: compiled, an ``int`` is tagged (each use checks whether it
+    # is boxed), an ``i64`` a plain machine word. Only locals are typed so: their annotations are never
+    # evaluated, so pure Python needs no mypy_extensions.
+    from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
@@ -447,31 +453,32 @@ class Searcher:
         newest, second, third, oldest = killers
         history = self.history
         keyed: list[int] = [0] * len(moves) if every else []  # filled in place: appending would grow the list several times
-        top = 0  # the best key so far, and where (found while the keys are native ints)
-        at = 0
-        for i in range(len(moves)):
-            m = moves[i]
+        top: i64 = 0  # the best key so far, and where (found while the keys are native ints)
+        at: i64 = 0
+        i: i64
+        m: i64
+        c: i64
+        p: i64
+        for i, (m, c) in enumerate(zip(moves, captures)):
             if m == tt_move:
                 if not every:
                     return [(TT_MOVE_ORDER << ORDER_SHIFT) | m]  # nothing ranks above the hash move
                 p = TT_MOVE_ORDER
+            elif c > 0:
+                p = CAPTURE_ORDER + c
+            elif c < 0:
+                p = c + LOSING_CAPTURE
+            elif m == newest or m == second or m == third or m == oldest:
+                p = KILLER_ORDER + killer_rank(killers, m)
+            elif m == counter:
+                p = COUNTER_ORDER
             else:
-                c = captures[i]
-                if c > 0:
-                    p = CAPTURE_ORDER + c
-                elif c < 0:
-                    p = c + LOSING_CAPTURE
-                elif m == newest or m == second or m == third or m == oldest:
-                    p = KILLER_ORDER + killer_rank(killers, m)
-                elif m == counter:
-                    p = COUNTER_ORDER
-                else:
-                    p = history[m] + KILLER_ORDER // 2
-                    if p < QUIET_FLOOR:
-                        p = QUIET_FLOOR
-                    elif p >= COUNTER_ORDER:
-                        p = COUNTER_ORDER - 1
-            key = (p << ORDER_SHIFT) | m
+                p = history[m] + KILLER_ORDER // 2
+                if p < QUIET_FLOOR:
+                    p = QUIET_FLOOR
+                elif p >= COUNTER_ORDER:
+                    p = COUNTER_ORDER - 1
+            key: i64 = (p << ORDER_SHIFT) | m
             if key > top or i == 0:
                 top = key
                 at = i
@@ -512,12 +519,13 @@ class Searcher:
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
         captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
         keyed: list[int] = []
-        for i in range(len(moves)):
-            c = captures[i]
+        m: i64
+        c: i64
+        for m, c in zip(moves, captures):
             if c >= 0:
-                keyed.append((c << ORDER_SHIFT) | moves[i])
+                keyed.append((c << ORDER_SHIFT) | m)
             elif in_check:
-                keyed.append(moves[i])
+                keyed.append(m)
         keyed.sort(reverse=True)
         # The quiet checks are generated only once the captures have failed to cut off.
         checks = checks and not in_check
