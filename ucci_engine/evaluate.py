@@ -7,10 +7,13 @@ of the score incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) 
 against attack. Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 """
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    # Native ints for the hot loops (see ucci_engine.movegen): locals only, so pure Python never needs the name.
+    # Native ints for the hot code (see ucci_engine.movegen): annotations are never evaluated, so pure
+    # Python never needs the name.
     from mypy_extensions import i64
 
 from ucci_engine.tables import (
@@ -238,7 +241,7 @@ def weighed_lines(board: list[int], kings: list[int]) -> int:
 SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
 
 
-def least_attacker(board: list[int], sq: int, side: int) -> int:
+def least_attacker(board: list[int], sq: i64, side: i64) -> int:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
     enemy: i64 = side << 3
     pawn: i64 = enemy | PAWN
