@@ -9,11 +9,14 @@ True
 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
 """
 
+from __future__ import annotations
+
 import random
 from typing import TYPE_CHECKING, Final, Optional
 
 if TYPE_CHECKING:
-    # Native ints for make and unmake (see ucci_engine.movegen): locals only, so pure Python never needs the name.
+    # Native ints for the hot code (see ucci_engine.movegen): annotations are never evaluated, so pure
+    # Python never needs the name. The key stays an ``int``: the evaluation's noise multiplies it past 64 bits.
     from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
@@ -43,7 +46,7 @@ _MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-L
 _LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
 
 
-def _mvv_lva(board: list[int], capture: int) -> int:
+def _mvv_lva(board: list[int], capture: i64) -> i64:
     """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
     return _MVV[board[capture & 127] & 7] * 8 + 8 - _LVA[board[capture >> 7] & 7]
 
@@ -132,12 +135,12 @@ class Ply:
 
     def __init__(self) -> None:
         self.key = 0
-        self.quiet = 0
+        self.quiet: i64 = 0
         self.check = False
-        self.move = 0  # 0 for the base position and after a null move
-        self.captured = 0
-        self.index = -1  # where the captured piece was in its side's list
-        self.score = 0  # the incremental score before the move
+        self.move: i64 = 0  # 0 for the base position and after a null move
+        self.captured: i64 = 0
+        self.index: i64 = -1  # where the captured piece was in its side's list
+        self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
 
     def copy(self) -> "Ply":
@@ -151,7 +154,7 @@ class Ply:
 class Position(SearchPosition):
     def __init__(self) -> None:
         self.board: list[int] = [0] * SQUARES
-        self.side = RED_SIDE
+        self.side: i64 = RED_SIDE
         self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
         self.slots: list[int] = [0] * SQUARES  # where in its side's list the piece on each square is
         self.kings: list[int] = [0, 0]
@@ -164,7 +167,7 @@ class Position(SearchPosition):
         # plies[0] is the base position, plies[ply] the current one (also ``top``, which the search reads at
         # every node without a list read); records beyond it wait for reuse.
         self.plies: list[Ply] = [Ply()]
-        self.ply = 0
+        self.ply: i64 = 0
         self.top = self.plies[0]
 
     # --- set-up -----------------------------------------------------------------------------
@@ -326,7 +329,7 @@ class Position(SearchPosition):
         board[to] = captured
         return verdict
 
-    def _exposes(self, piece: int, frm: int, to: int) -> bool:
+    def _exposes(self, piece: i64, frm: i64, to: i64) -> bool:
         """With the board showing the side to move's ``piece`` moved from ``frm`` to ``to``: is its king attacked?"""
         board = self.board
         side = self.side
@@ -343,7 +346,7 @@ class Position(SearchPosition):
         # Not in check and not moving its king, the mover can only uncover an attack on it.
         return uncovered(board, king, side ^ 1, frm, to)
 
-    def _checks(self, frm: int, to: int) -> bool:
+    def _checks(self, frm: i64, to: i64) -> bool:
         """With the board showing the side to move's move from ``frm`` to ``to``: does it attack the other king?"""
         their_king = self.kings[self.side ^ 1]
         related = RELATED[their_king]
@@ -374,7 +377,7 @@ class Position(SearchPosition):
         self.score = ply.score
         self.hash = self.top.key
 
-    def _drop(self, side: int, index: int) -> None:
+    def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
         own = self.pieces[side]
         last = own.pop()
@@ -382,7 +385,7 @@ class Position(SearchPosition):
             own[index] = last
             self.slots[last] = index
 
-    def _restore(self, side: int, index: int, sq: int) -> None:
+    def _restore(self, side: i64, index: i64, sq: i64) -> None:
         """Undo :meth:`_drop`: the piece on ``sq`` back at ``index``, the one that took its place last again."""
         own = self.pieces[side]
         if index < len(own):
@@ -509,6 +512,8 @@ class Position(SearchPosition):
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
         out = [0] * len(moves)  # most moves of a full node are quiet: their entries stay 0
+        i: i64
+        m: i64
         for i, m in enumerate(moves):
             if board[m & 127] != 0:
                 out[i] = _mvv_lva(board, m) - (LOSING_CAPTURE if self.capture_loses(m) else 0)
