@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -94,3 +95,26 @@ def test_version_and_ucci_id_name_the_build_kind() -> None:
         return  # pbrain-sanqi speaks Gomocup only
     session = subprocess.run(cmd, input="ucci\nquit\n", capture_output=True, text=True, timeout=30).stdout
     assert f"id name {version}" in session.splitlines()
+
+
+def test_only_gcc_gets_the_profile_guided_build(setup_py: ModuleType, tmp_path: Path) -> None:
+    """Clang reads profiles in another format, even when installed as ``gcc`` (macOS)."""
+    def compiler(name: str, answer: str) -> list[str]:
+        path = tmp_path / name
+        path.write_text(f"#!/bin/sh\necho '{answer}'\n")
+        path.chmod(0o755)
+        return [str(path), "-fPIC"]
+
+    assert setup_py.is_gcc(compiler("gcc", "gcc (Debian 12.2.0-14) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc."))
+    assert not setup_py.is_gcc(compiler("cc", "Apple clang version 15.0.0 (clang-1500.3.9.4)"))
+    assert not setup_py.is_gcc([str(tmp_path / "missing-cc")])
+    assert not setup_py.is_gcc([])
+
+
+def test_the_profile_training_runs_each_benchmark_as_the_build_does(setup_py: ModuleType, tmp_path: Path) -> None:
+    """The benchmarks the profile-guided build counts run from a package folder (here the source tree, pure
+    Python: 10-20 s); a renamed option would otherwise only show as a build without a profile."""
+    setup_py.run_training(str(ROOT), str(tmp_path))
+    setup_py.TRAINING = [("ucci_engine.bench", ["--depth", "0"])]
+    with pytest.raises(RuntimeError, match="ucci_engine.bench exited with 2"):
+        setup_py.run_training(str(ROOT), str(tmp_path))
