@@ -48,7 +48,7 @@ def pump(stream: IO[str], lines: "queue.Queue[Optional[str]]") -> None:
 def main(args: list[str]) -> int:
     pure = os.environ.get("SANQI_PURE", "").strip() not in ("", "0")
     how = "pure Python (SANQI_PURE is set)" if pure else (
-        "with the hot modules compiled by mypyc: about 1 to 4 minutes on 2 cores; SANQI_PURE=1 skips the compile")
+        "with the hot modules compiled by mypyc: about 2 to 6 minutes on 2 cores (two compiles with GCC); SANQI_PURE=1 skips the compile")
     print(f"[install] sanqi into {sys.prefix}, {how}; full log: {os.path.relpath(LOG)}", flush=True)
     command = [sys.executable, "-m", "pip", "install", "-v", *(args or ["."])]
     start = time.monotonic()
