@@ -123,9 +123,10 @@ class LocalAgent(Agent):
 class PipeAgent(Agent):
     """An engine process; each game gets a fresh one so a crash cannot leak into the next game.
 
-    Replies are tied to the request they answer: after a request went unanswered in time, every
-    line up to the engine's next acknowledgement (:attr:`sync_line`, see :meth:`resync`) answers an
-    old request; such lines, and lines nobody asked for, are dropped and listed in :attr:`dropped`.
+    Replies are tied to the request they answer: each request follows an acknowledgement request
+    (:attr:`sync_request`), and after a request went unanswered in time another one is sent (see
+    :meth:`resync`); every line up to the engine's acknowledgement (:attr:`sync_line`) answers an old
+    request or none, and is dropped and listed in :attr:`dropped`.
     """
 
     sync_request = "isready"
@@ -166,8 +167,13 @@ class PipeAgent(Agent):
             self.send(self.sync_request)
 
     def request(self, line: str, timeout: float) -> str:
-        """Send a request and return its answer; an answer that misses ``timeout`` is never taken later."""
+        """Send a request and return its answer; an answer that misses ``timeout`` is never taken later.
+        Where the protocol has an acknowledgement the request follows one: a line the engine wrote before
+        it answers something older even when it arrives after :meth:`drain` has looked."""
         self.drain()
+        if self.sync_request:
+            self.unsynced += 1
+            self.send(self.sync_request)
         self.send(line)
         try:
             return self.read(timeout)

@@ -16,6 +16,7 @@ from its third move request on (``ASKED``) misbehaves as MODE says:
 ``late``    answers the third request after ``LATE`` seconds, then plays on normally
 ``flood``   sends ``FLOOD`` info lines before its third answer
 ``twice``   answers every request twice
+``straggle`` answers every request, then the same again ``STRAGGLE`` seconds later, unasked
 ``child``   starts a child that inherits its stdout, then exits without answering
 ``spawn``   starts a long-lived child at once, then plays normally
 ``deaf``    plays normally but ignores ``quit`` and SIGTERM
@@ -38,6 +39,7 @@ from junqi_protocol.players import Engine
 ASKED = 3
 LATE = float(os.environ.get("JUNQI_BROKEN_LATE", "4.5"))
 FLOOD = 200_000
+STRAGGLE = 0.3
 
 
 def note_pid(pid: int) -> None:
@@ -105,9 +107,10 @@ def main(mode: str) -> None:
             asked += 1
             if asked < ASKED or mode in ("lineup", "own", "fair", "spawn", "deaf"):
                 say(answer())
-            elif mode == "twice":
+            elif mode in ("twice", "straggle"):
                 move = answer()
                 say(move)
+                time.sleep(STRAGGLE if mode == "straggle" else 0)
                 say(move)
             elif mode in ("crash", "child"):
                 if mode == "child":

@@ -203,6 +203,17 @@ def test_overlong_line_is_judged(tmp_path):
     assert len(last["reply"]) <= 200
 
 
+def test_an_unasked_reply_arriving_after_the_next_request_is_dropped_not_taken(tmp_path):
+    # The second answer comes a while after the first, when the referee may already have asked for the
+    # next move: it was written before the engine's readyok, so it is dropped however late it arrives.
+    _, (game,) = referee(tmp_path, "--variant", "2p", "--seed", "3", "--rules", "nocapture=12",
+                         f"{BROKEN} straggle", "random")
+    mine = seat_steps(game, "S")
+    assert len(mine) > 4 and all(s["action"] in ("move", "pass") for s in mine)
+    dropped = [line for s in mine[3:] for line in s.get("dropped", [])]
+    assert dropped and all(line.startswith("move ") for line in dropped)
+
+
 def test_children_unasked_replies_and_deaf_engines_leave_nothing_behind(tmp_path):
     # spawn: a child that outlives the game unless its group is killed; twice: a second, unasked
     # answer to every request; deaf: ignores quit and SIGTERM.
