@@ -161,7 +161,8 @@ class PipeAgent(Agent):
             self.engine.send(line)
 
     def resync(self) -> None:
-        """The last request was not answered in time: its answer, when it comes, is not the next one's."""
+        """What the engine writes before its next acknowledgement is old: the answer to a request not
+        answered in time, or a reply nobody asked for; none of it answers the next request."""
         self.unsynced += 1
         if self.sync_request:
             self.send(self.sync_request)
@@ -172,8 +173,7 @@ class PipeAgent(Agent):
         it answers something older even when it arrives after :meth:`drain` has looked."""
         self.drain()
         if self.sync_request:
-            self.unsynced += 1
-            self.send(self.sync_request)
+            self.resync()
         self.send(line)
         try:
             return self.read(timeout)
