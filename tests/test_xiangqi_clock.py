@@ -5,12 +5,13 @@ Each simulated move takes its whole hard limit plus a delay that a loaded two-co
 """
 
 import threading
+import time
 from typing import Optional
 
 import pytest
 
 from engine_core.timeman import allot
-from ucci_engine.engine import Engine, GoRequest, Result
+from ucci_engine.engine import Engine, GoRequest, Result, shortened
 from ucci_engine.position import START_FEN
 from ucci_engine.tables import move_name
 
@@ -125,3 +126,12 @@ def test_an_unsettled_search_may_think_longer_but_never_past_the_hard_limit() ->
     fixed = GoRequest()
     fixed.movetime = 1000
     assert engine.limits_for(fixed).unsettled_ms == 0  # a fixed time a move is spent as asked
+
+
+def test_a_fixed_time_a_move_is_spent_to_its_end() -> None:
+    engine = Engine()
+    fixed = GoRequest()
+    fixed.movetime = 1000
+    lim = shortened(engine.limits_for(fixed), time.perf_counter() - 0.2)  # the go arrived 200 ms ago
+    # No soft limit: deepening goes on until the hard one, which keeps the overhead and the time gone.
+    assert lim.soft_ms == 0 and 1 <= lim.hard_ms <= 1000 - engine.overhead_ms - 200

@@ -216,8 +216,9 @@ class Engine:
         if self.skill < 20:
             lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
         if go.movetime > 0:
+            # The whole time is the GUI's to give, and Stockfish spends it: no soft limit (which stops
+            # deepening at half of it), only the hard one. The search ends within one node of it.
             lim.hard_ms = max(1, go.movetime - self.overhead_ms)
-            lim.soft_ms = lim.hard_ms
         elif go.time_left >= 0:
             overhead = self.lag.margin(self.overhead_ms)
             # The configured overhead's reserve, and a lag beyond the increment (lost on every move,
@@ -333,7 +334,8 @@ def shortened(limits: Limits, since: float) -> Limits:
     if limits.hard_ms and not limits.ponder:
         late = int((time.perf_counter() - since) * 1000)
         limits.hard_ms = max(1, limits.hard_ms - late)
-        limits.soft_ms = max(1, min(limits.soft_ms - late, limits.hard_ms))
+        if limits.soft_ms:
+            limits.soft_ms = max(1, min(limits.soft_ms - late, limits.hard_ms))
         if limits.unsettled_ms:
             limits.unsettled_ms = max(1, min(limits.unsettled_ms - late, limits.hard_ms))
     return limits
