@@ -217,7 +217,7 @@ class Engine:
             lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
         if go.movetime > 0:
             # The whole time is the GUI's to give, and Stockfish spends it: no soft limit (which stops
-            # deepening at half of it), only the hard one. The search ends within one node of it.
+            # deepening at half of it), only the hard one, read by the search every 256 nodes.
             lim.hard_ms = max(1, go.movetime - self.overhead_ms)
         elif go.time_left >= 0:
             overhead = self.lag.margin(self.overhead_ms)
