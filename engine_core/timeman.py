@@ -55,3 +55,20 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, res
         soft = soft * min(max(left * 100 // opp_left, 75), 133) // 100
     hard = min(soft * HARD_SHARE, spare // HARD_SHARE + net_inc, budget)
     return max(1, min(soft, hard)), max(1, hard)
+
+
+def per_move(limit: int, clock: int, overhead: int, horizon: int = HORIZON) -> int:
+    """The most one move may think when it must reach the referee within ``limit`` ms (its
+    movetime; 0: none) with ``clock`` ms left in the game (0: no game clock): the limit, or a
+    ``horizon``-th of the clock if that is less, less the ``overhead`` that the reply needs to
+    reach the referee. 0 means no bound was given.
+
+    >>> per_move(1000, 0, 60), per_move(1000, 6000, 60), per_move(0, 0, 60), per_move(50, 0, 60), per_move(0, 20, 60)
+    (940, 140, 0, 1, 1)
+    """
+    if clock > 0:
+        share = max(1, clock // horizon)
+        limit = min(limit, share) if limit > 0 else share
+    if limit <= 0:
+        return 0
+    return max(1, limit - overhead)

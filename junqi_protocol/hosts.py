@@ -117,7 +117,7 @@ class LocalAgent(Agent):
         return None
 
     def close(self) -> None:
-        return None
+        self.engine.close()
 
 
 class PipeAgent(Agent):

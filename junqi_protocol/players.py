@@ -18,6 +18,7 @@ import random
 import time
 from typing import Callable, Optional
 
+from engine_core.timeman import per_move
 from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
@@ -25,14 +26,17 @@ from junqi_protocol.lineups import habits, strong_lineup
 from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
-from junqi_protocol.worlds import WORLDS, Planner
+from junqi_protocol.worlds import SAMPLES, Planner
 
 STYLES = ("search", "events", "random")
 DEFAULT_STYLE = "search"
 # Thinking time without a clock from the referee (CCGC gives a whole game's time).
 UNTIMED_MS = 1000
-MOVES_AHEAD = 30  # a move may use this share of the clock left
+# What a reply needs to reach the referee after the search ends, and the search's last look at the
+# clock: see docs/junqi.md, "Time" (the referee's ms against the engine's own, over whole matches).
+OVERHEAD_MS = 60
 FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
+MAX_THREADS = 8
 # Rough worth of each kind to its owner: the flag is the game, engineers matter for mines.
 VALUE = (100, 80, 60, 45, 35, 25, 15, 10, 30, 20, 50, 2000)
 EVENTS_LINEUP = "gcfcgi.b.idk.kda.f.ehehigjljhj"
@@ -79,40 +83,15 @@ def go_clock(words: list[str]) -> tuple[int, int]:
     return got["time"], got["movetime"]
 
 
-def move_limit(time_ms: int, movetime_ms: int) -> int:
-    """The most a move may take by the clocks ``go`` gave (0: none given).
+def think_ms(time_ms: int, movetime_ms: int, overhead: int = OVERHEAD_MS) -> int:
+    """The search's budget by the clocks ``go`` gave: the move's limit (``movetime``, at most a
+    thirtieth of the clock) less the time the reply needs to reach the referee; UNTIMED_MS when
+    ``go`` gave neither.
 
-    >>> move_limit(600000, 300), move_limit(0, 0), move_limit(3000, 10000), move_limit(20, 300)
-    (300, 0, 100, 1)
+    >>> think_ms(600000, 1000), think_ms(0, 0), think_ms(3000, 10000), think_ms(20, 300)
+    (940, 1000, 40, 1)
     """
-    limit = movetime_ms if movetime_ms > 0 else time_ms
-    if time_ms > 0:
-        limit = max(1, min(limit, time_ms // MOVES_AHEAD))
-    return limit
-
-
-def think_ms(time_ms: int, movetime_ms: int) -> int:
-    """The search's budget: well inside the move's limit, leaving room for beliefs, the pipe and
-    a loaded machine's scheduling (at a load average of 13 on two cores, one move in 460 took
-    454 ms with a 140 ms budget).
-
-    >>> think_ms(600000, 300), think_ms(0, 0), think_ms(3000, 10000)
-    (110, 1000, 20)
-    """
-    limit = move_limit(time_ms, movetime_ms)
-    return max(10, limit * 9 // 20 - 25) if limit > 0 else UNTIMED_MS
-
-
-def stop_ms(time_ms: int, movetime_ms: int) -> int:
-    """When the search gives up even its first answer (the static pass of one world) and plays
-    the best move scored so far: 60 % of the limit less 25 ms, which leaves the rest for a machine
-    so loaded that the process waits for a CPU between two looks at the clock.
-
-    >>> stop_ms(600000, 300), stop_ms(0, 0)
-    (155, 1000)
-    """
-    limit = move_limit(time_ms, movetime_ms)
-    return max(10, limit * 3 // 5 - 25) if limit > 0 else UNTIMED_MS
+    return per_move(movetime_ms, time_ms, overhead) or UNTIMED_MS
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
@@ -135,12 +114,13 @@ class Engine:
         self.quiet: int = 0
         self.my_lineup: str = ""
         self.dist_cache: dict[int, list[int]] = {}
-        self.deployments: Deployments = Deployments(self.beliefs, self.rng, WORLDS)
+        self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
         self.lag: int = 0  # ms the last moves ran over their budget, fading
-        # The CPU our recent moves got for their wall time, averaged; until measured, a busy
-        # machine's (the first moves of a game came late when a new engine assumed a whole CPU).
-        self.share: float = FULL_SHARE / 2
+        # The CPU our recent moves got for the wall time they did not wait for workers, averaged;
+        # until measured, a busy machine's (the first moves of a game came late when a new engine
+        # assumed a whole CPU).
+        self.share: float = FULL_SHARE * 3 / 4
         habits()  # computed once per process, here rather than at the start of a timed game
 
     def set_option(self, name: str, value: str) -> None:
@@ -152,8 +132,16 @@ class Engine:
             if not value.lstrip("-").isdigit():
                 raise ValueError(f"seed={value}: a whole number is expected")
             self.rng = random.Random(int(value))
+        elif name == "threads":
+            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
+                raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
+            self.planner.set_threads(int(value))
         else:
-            raise ValueError(f"unknown option {name!r}; known: player, seed")
+            raise ValueError(f"unknown option {name!r}; known: player, seed, threads")
+
+    def close(self) -> None:
+        """End the search's worker processes, if any (before the process ends or drops this engine)."""
+        self.planner.close()
 
     def new_game(self, variant: str, seat: int, rules: Rules) -> None:
         if self.board.variant != variant:
@@ -190,7 +178,7 @@ class Engine:
         self.beliefs = Beliefs(self.board, self.seat)
         self.beliefs.prior = habits()
         self.beliefs.start(self.pos)
-        self.deployments = Deployments(self.beliefs, self.rng, WORLDS)
+        self.deployments = Deployments(self.beliefs, self.rng, SAMPLES)
 
     def observe(self, ev: Event) -> None:
         pos = self.pos
@@ -230,14 +218,14 @@ class Engine:
             # between two looks at the clock: it thinks in proportion to the share it gets.
             scale = min(1.0, self.share / FULL_SHARE)
             budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
-            stop = max(budget, int(stop_ms(time_ms, movetime_ms) * scale))
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
-                                    t0, stop)
+                                    t0, budget)
             wall = time.perf_counter() - t0
             over = int(wall * 1000) - budget
             self.lag = max(over, self.lag * 3 // 4)
-            if wall > 0.005:
-                self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / wall)
+            busy = wall - self.planner.waited
+            if busy > 0.005:
+                self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / busy)
             if m is not None:
                 return m
         best: list[tuple[int, int]] = []

@@ -98,6 +98,13 @@ class JunqiPosition(SearchPosition):
         self.owner[p] = -1
         self.kind[p] = -1
 
+    def reveal(self, p: int, kind: int) -> None:
+        """Make the piece on ``p`` one of ``kind`` (a chance node's outcome; never the flag, whose
+        square :attr:`flags` keeps)."""
+        seat = self.owner[p]
+        self._take(p)
+        self._put(p, seat, kind)
+
     def flag_capture(self) -> int:
         """A move of the side to move that takes an enemy flag at once (-1 if none): what a
         static look at a position must not miss."""

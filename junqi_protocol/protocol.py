@@ -15,7 +15,7 @@ from engine_core.loop import Channel, answer
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules, parse_event, report_problem
 from junqi_protocol.journal import Journal
-from junqi_protocol.players import STYLES, Engine, go_clock
+from junqi_protocol.players import MAX_THREADS, STYLES, Engine, go_clock
 from junqi_protocol.rules import check_lineup, short_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
@@ -40,6 +40,7 @@ class JunqiProtocol:
         while True:
             line = chan.get()
             if line is None or line == "quit":
+                self.engine.close()
                 return
             if line:
                 answer(lambda: self.execute(chan, line), lambda text: chan.send(f"error {text}"), (ValueError,))
@@ -50,6 +51,7 @@ class JunqiProtocol:
         try:
             act()
         except Exception:
+            self.engine.close()
             self.engine = self.journal.rebuild(new_engine)
             raise
 
@@ -109,6 +111,7 @@ class JunqiProtocol:
         chan.send("id author sanqi developers")
         chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
         chan.send("option name seed type spin default 0 min 0 max 2147483647")
+        chan.send(f"option name threads type spin default 1 min 1 max {MAX_THREADS}")
         chan.send("junqiok")
 
     def check_new_game(self, words: list[str]) -> Callable[[], None]:

@@ -3,116 +3,177 @@
 Each world fixes every hidden kind by one sampled deployment (:class:`Deployments`). Every root
 move is scored in every world by the shared core (:class:`engine_core.search.Searcher`: its
 iterative deepening, transposition table, quiescence over attacks, killer and history ordering)
-searching the replies to a fixed depth; a move's value is its mean over the worlds, so an attack
-is judged by what it meets across the deployments still possible. The first pass scores every
-move statically in every world; the deeper passes look only at the best few of it (the search
-is too slow in Python to look deeper at all of them). Depth grows while time is left; the
-deepest pass finished in enough worlds decides.
+searching the replies to a fixed depth; a move's value is its mean over the worlds. The first pass
+scores every move statically in every world; the deeper passes look only at the best few of it.
+Depth grows while one more round of the next pass can still finish; the time left after the deepest
+pass goes to more worlds at that depth. Each world counts with the deepest pass it finished.
+
+An attack on a hidden piece is a chance node (:func:`chances`): in every world it is scored once
+per outcome the beliefs allow (win, lose, both die), the defender shown as the likeliest kind that
+gives that outcome, and the move's value is the mix weighted by the outcomes' probabilities. So the
+few worlds a move can afford no longer decide by their luck of the draw whether an attack wins.
+
+With ``threads`` > 1 the worlds of each deeper pass are shared out between this process and
+``threads - 1`` worker processes (:class:`engine_core.pool.Pool`), each with its own transposition
+table. With one thread everything runs here, in world order, so a fixed seed gives a fixed move.
 """
 
+import math
 import random
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from engine_core.game import NO_SCORE
+from engine_core.pool import Pool
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from junqi_protocol.beliefs import Deployments
+from junqi_protocol.board import Board
 from junqi_protocol.game import Position, Rules
 from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.rules import FLAG, combat
 
-WORLDS = 6
-MIN_WORLDS = 2  # a deeper pass counts only when finished in this many worlds (or all there are)
+WORLDS = 6  # worlds every pass searches
+SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
 MAX_DEPTH = 8
 CANDIDATES = 8  # root moves searched beyond the first, static pass
+GROWTH = 4.0  # a deeper pass costs at least this many times the last (at most GROWTH_CAP times)
+GROWTH_CAP = 12.0
+LATE = 0.05  # seconds the planner waits for a worker past the deadline before it does without
+
+# A world as plain data a worker can be sent: variant, owner, kind, alive, turn, quiet, nocapture, loses.
+Spec = tuple[str, list[int], list[int], list[bool], int, int, int, bool]
+# A root attack's outcomes: (probability, kind the defender is shown as) for each possible result.
+Chance = list[tuple[float, int]]
 
 
-class Planner:
-    """Chooses a move within a time budget; keeps its transposition table between moves."""
+def chances(view: Position, deployments: Deployments, frm: int, to: int) -> Chance:
+    """The outcomes of our piece on ``frm`` attacking the hidden piece on ``to``, by the beliefs'
+    kind probabilities: per result (EAT, KILLED, BOTH) its probability and the likeliest kind that
+    gives it. Empty when the defender is known, may be the flag (its capture is scored by the world
+    where it stands), or has one possible result only (every world agrees)."""
+    seat = view.owner[to]
+    if seat < 0 or view.kind[to] >= 0:
+        return []
+    probs = deployments.probabilities(seat, view.tag[to])
+    if probs[FLAG] > 0.0:
+        return []
+    att = view.kind[frm]
+    by_result: dict[int, tuple[float, int, float]] = {}  # result -> (total, likeliest kind, its share)
+    for kind, p in enumerate(probs):
+        if p <= 0.0:
+            continue
+        result = combat(att, kind)
+        total, best, top = by_result.get(result, (0.0, kind, 0.0))
+        by_result[result] = (total + p, kind if p > top else best, max(p, top))
+    if len(by_result) < 2:
+        return []
+    return [(total, kind) for total, kind, _ in by_result.values()]
 
-    def __init__(self, worlds: int = WORLDS) -> None:
-        self.worlds: int = worlds
+
+class Scorer:
+    """Scores root moves in one world at a time; one per process, its transposition table kept
+    between moves."""
+
+    def __init__(self) -> None:
         self.tt: TransTable = TransTable(8)
         self.searcher: Searcher = Searcher(self.tt)
         self.keys: dict[str, list[int]] = {}
-        self.depth: int = 0
+        self.boards: dict[str, Board] = {}
         self.nodes: int = 0
-        self.used: int = 0
+        self.move: int = -1  # the move the worlds below belong to
+        self.worlds: dict[int, JunqiPosition] = {}
 
-    def world(self, view: Position, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> JunqiPosition:
-        board = view.board
-        kind = [view.kind[p] if view.kind[p] >= 0 or view.owner[p] < 0 else sample[view.tag[p]] for p in range(board.size)]
-        keys = self.keys.get(board.variant)
+    def world(self, move: int, w: int, spec: Spec) -> JunqiPosition:
+        """World ``w`` of ``move``, built once: its path tables cost a few searches of the board."""
+        if move != self.move:
+            self.move, self.worlds = move, {}
+        pos = self.worlds.get(w)
+        if pos is None:
+            pos = self.worlds[w] = self.position(spec)
+        return pos
+
+    def position(self, spec: Spec) -> JunqiPosition:
+        variant, owner, kind, alive, turn, quiet, nocapture, loses = spec
+        board = self.boards.get(variant)
+        if board is None:
+            board = self.boards[variant] = Board(variant)
+        keys = self.keys.get(variant)
         if keys is None:
-            keys = self.keys[board.variant] = zobrist_keys(board)
-        return JunqiPosition(board, view.owner, kind, alive, turn, quiet, rules.nocapture, rules.nocapture_loses, keys)
+            keys = self.keys[variant] = zobrist_keys(board)
+        return JunqiPosition(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
 
-    def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
-               budget_ms: int, rng: random.Random, begun: float = 0.0, hard_ms: int = 0) -> Optional[tuple[int, int]]:
-        """The move to play, thinking about ``budget_ms`` from ``begun`` (a ``time.perf_counter()``
-        time, by default now) and never past ``hard_ms``: the first world's static pass, the one
-        answer there must be, is cut there and its best move so far returned."""
-        start = begun if begun > 0.0 else time.perf_counter()
-        deadline = start + budget_ms / 1000.0
-        stop = start + max(budget_ms, hard_ms) / 1000.0
-        roots = view.moves(seat)
-        self.depth = 0
+    def __call__(self, task: Any) -> tuple[list[tuple[int, list[float]]], int]:
+        """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline)``."""
+        move, specs, roots, odds, depth, deadline = task
         self.nodes = 0
-        if len(roots) <= 1:
-            return roots[0] if roots else None
-        # Sampling may take a third of the time; the worlds need the rest.
-        deployments.refresh(view, until=start + budget_ms / 3000.0)
-        samples = deployments.samples[:self.worlds]
-        if not samples:
-            return None
-        worlds: list[JunqiPosition] = []
-        best: list[float] = []
-        for depth in range(1, MAX_DEPTH + 1):
-            totals = [0.0] * len(roots)
-            done = 0
-            took = 0.0  # one world's pass at this depth: do not start another that cannot finish
-            for w, sample in enumerate(samples):
-                began = time.perf_counter()
-                if best and began + took >= deadline:
-                    break
-                if w == len(worlds):
-                    worlds.append(self.world(view, sample, alive, seat, quiet, rules))
-                values = self._score(worlds[w], roots, depth, deadline, stop)
-                if len(values) < len(roots):
-                    if not best and done == 0 and values:
-                        # Out of time in the first world's static pass: its moves scored so far.
-                        best = values
-                        roots = roots[:len(values)]
-                        self.depth = depth
-                    break
-                totals = [t + v for t, v in zip(totals, values)]
-                done += 1
-                took = time.perf_counter() - began
-                if not best:
-                    best = list(values)  # the first world alone, should no other finish
-                    self.depth = depth
-                if time.perf_counter() >= deadline:
-                    break
-            if done >= min(MIN_WORLDS, len(samples)) or (depth == 1 and done > 0):
-                best = [t / done for t in totals]
-                self.depth = depth
-                if depth == 1:
-                    ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
-                    roots = [roots[i] for i in ranked]
-                    best = [best[i] for i in ranked]
-            if done < len(samples) or time.perf_counter() >= deadline:
-                break
-            # Each deeper pass costs several times the last: do not start one that cannot finish
-            # (the static first pass says nothing about the cost of searching).
-            if depth > 1 and (time.perf_counter() - start) * 4 > budget_ms / 1000.0:
-                break
-        self.used = int((time.perf_counter() - start) * 1000)
-        if not best:
-            return None
-        top = max(best)
-        return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
+        done, _ = self.run(move, specs, roots, odds, depth, deadline, deadline)
+        return done, self.nodes
 
-    def _static(self, pos: JunqiPosition) -> int:
+    def run(self, move: int, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
+            deadline: float, stop: float) -> tuple[list[tuple[int, list[float]]], list[float]]:
+        """Every root move's values in each world, in order, while time lasts: the worlds finished,
+        and the values of the one time ran out in (the first world's, to play from if need be)."""
+        done: list[tuple[int, list[float]]] = []
+        took = 0.0  # one world's pass: do not start another that cannot finish
+        for w, spec in specs:
+            began = time.perf_counter()
+            if done and began + took >= deadline:
+                break
+            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, stop)
+            if len(values) < len(roots):
+                return done, values
+            done.append((w, values))
+            took = time.perf_counter() - began
+        return done, []
+
+    def score(self, pos: JunqiPosition, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
+              stop: float) -> list[float]:
+        """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
+        when time ran out: the static pass stops at ``stop``, a deeper one at ``deadline``."""
+        out: list[float] = []
+        slowest = 0.0  # the longest search of one move so far: do not start one that would end late
+        for (frm, to), odd in zip(roots, odds):
+            now = time.perf_counter()
+            late = now >= stop if depth == 1 else now + slowest >= deadline
+            if late:
+                return out
+            if not odd:
+                value = self.value(pos, frm, to, depth, deadline)
+            else:
+                shown = pos.kind[to]
+                value = 0.0
+                for p, kind in odd:
+                    pos.reveal(to, kind)
+                    value += p * self.value(pos, frm, to, depth, deadline)
+                pos.reveal(to, shown)
+            slowest = max(slowest, time.perf_counter() - now)
+            if depth > 1 and self.searcher.stopped:
+                return out
+            out.append(value)
+        return out
+
+    def value(self, pos: JunqiPosition, frm: int, to: int, depth: int, deadline: float) -> float:
+        """One root move's value in one world; after a stopped search, a value to throw away."""
+        pos.make(pos.move_of(frm, to))
+        ruled = pos.rule_score(1)
+        if ruled != NO_SCORE:
+            value = float(-ruled)
+        elif depth == 1:
+            value = float(-self.static(pos))
+            self.nodes += 1
+        else:
+            limits = Limits()
+            limits.depth = depth - 1
+            if deadline < math.inf:
+                limits.hard_ms = max(1, int((deadline - time.perf_counter()) * 1000))
+            lines = self.searcher.think(pos, limits)
+            self.nodes += self.searcher.nodes
+            value = float(-lines[0].score) if lines else float(-pos.no_move_score(1))
+        pos.unmake()
+        return value
+
+    def static(self, pos: JunqiPosition) -> int:
         """The side to move's static score, after it takes a flag it can take at once (the first
         pass sees no replies, and a flag beside an enemy piece is lost)."""
         m = pos.flag_capture()
@@ -125,36 +186,142 @@ class Planner:
         pos.unmake()
         return value
 
-    def _score(self, pos: JunqiPosition, roots: list[tuple[int, int]], depth: int, deadline: float, stop: float) -> list[float]:
-        """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
-        when time ran out: the static pass stops at ``stop``, a deeper one at ``deadline``."""
-        out: list[float] = []
-        slowest = 0.0  # the longest search of one move so far: do not start one that would end late
-        for frm, to in roots:
-            if depth == 1 and time.perf_counter() >= stop:
-                return out
-            pos.make(pos.move_of(frm, to))
-            ruled = pos.rule_score(1)
-            if ruled != NO_SCORE:
-                out.append(float(-ruled))
-            elif depth == 1:
-                out.append(float(-self._static(pos)))
-                self.nodes += 1
-            else:
-                now = time.perf_counter()
-                left = int((deadline - now) * 1000)
-                if now + slowest >= deadline:
-                    pos.unmake()
-                    return out
-                limits = Limits()
-                limits.depth = depth - 1
-                limits.hard_ms = left
-                lines = self.searcher.think(pos, limits)
-                slowest = max(slowest, time.perf_counter() - now)
-                self.nodes += self.searcher.nodes
-                if self.searcher.stopped:
-                    pos.unmake()
-                    return out
-                out.append(float(-lines[0].score) if lines else float(-pos.no_move_score(1)))
-            pos.unmake()
-        return out
+
+class Planner:
+    """Chooses a move within a time budget, on ``threads`` processes."""
+
+    def __init__(self, worlds: int = WORLDS) -> None:
+        self.worlds: int = worlds
+        self.scorer: Scorer = Scorer()
+        self.threads: int = 1
+        self.pool: Optional[Pool] = None
+        self.depth: int = 0
+        self.nodes: int = 0
+        self.used: int = 0
+        self.move: int = 0  # moves chosen: names the worlds of each
+        self.waited: float = 0.0  # seconds of the last move spent waiting for the workers
+
+    def set_threads(self, threads: int) -> None:
+        """Use ``threads`` processes from the next move on (the workers start then)."""
+        if threads != self.threads:
+            self.close()
+            self.threads = threads
+
+    def close(self) -> None:
+        """End the worker processes (a later move starts them again)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def spec(self, view: Position, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> Spec:
+        kind = [view.kind[p] if view.kind[p] >= 0 or view.owner[p] < 0 else sample[view.tag[p]] for p in range(view.board.size)]
+        return view.board.variant, list(view.owner), kind, list(alive), turn, quiet, rules.nocapture, rules.nocapture_loses
+
+    def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
+               budget_ms: int, rng: random.Random, begun: float = 0.0, hard_ms: int = 0) -> Optional[tuple[int, int]]:
+        """The move to play, thinking about ``budget_ms`` from ``begun`` (a ``time.perf_counter()``
+        time, by default now) and never past ``hard_ms``: the first world's static pass, the one
+        answer there must be, is cut there and its best move so far returned."""
+        start = begun if begun > 0.0 else time.perf_counter()
+        deadline = start + budget_ms / 1000.0
+        stop = start + max(budget_ms, hard_ms) / 1000.0
+        roots = view.moves(seat)
+        self.depth = 0
+        self.nodes = 0
+        self.waited = 0.0
+        if len(roots) <= 1:
+            return roots[0] if roots else None
+        # Sampling may take a third of the time; the worlds need the rest.
+        deployments.refresh(view, until=start + budget_ms / 3000.0)
+        if not deployments.samples:
+            return None
+        if self.threads > 1 and self.pool is None:
+            self.pool = Pool(self.threads - 1, Scorer)
+        self.move += 1
+        specs = [(w, self.spec(view, sample, alive, seat, quiet, rules)) for w, sample in enumerate(deployments.samples)]
+        odds = [chances(view, deployments, frm, to) for frm, to in roots]
+        # The static pass, here: cheap, and the only pass whose first world may be cut short.
+        self.scorer.nodes = 0
+        done, partial = self.scorer.run(self.move, specs[:self.worlds], roots, odds, 1, stop, stop)
+        if not done:
+            best = partial
+            roots = roots[:len(best)]
+        else:
+            best = mean(done, len(roots))
+            ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
+            roots, odds = [roots[i] for i in ranked], [odds[i] for i in ranked]
+            self.depth = 1
+            best = self.deepen(specs, roots, odds, [(w, [v[i] for i in ranked]) for w, v in done], deadline)
+        self.nodes += self.scorer.nodes
+        self.used = int((time.perf_counter() - start) * 1000)
+        if not best:
+            return None
+        top = max(best)
+        return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
+
+    def deepen(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance],
+               static: list[tuple[int, list[float]]], deadline: float) -> list[float]:
+        """Deeper passes over the first worlds while one more round of them can finish, then more
+        worlds at the deepest depth reached, until the deadline. A move's value is its mean over the
+        worlds of the values from the deepest pass each world finished: all of a world's moves are
+        scored at one depth, so within a world they compare alike, and a pass cut short still counts
+        for the worlds it finished."""
+        first = specs[:self.worlds]
+        rounds = -(-len(first) // self.threads)  # worlds a process searches in one pass
+        values = dict(static)
+        took = 0.0  # the last full pass's wall time
+        growth = GROWTH
+        depth = 1
+        while depth < MAX_DEPTH:
+            began = time.perf_counter()
+            if took > 0.0 and began + took / rounds * growth >= deadline:
+                break
+            done = self.share(first, roots, odds, depth + 1, deadline)
+            if not done:
+                break
+            values.update(done)
+            depth += 1
+            self.depth = depth
+            if len(done) < len(first):
+                break
+            last, took = took, time.perf_counter() - began
+            growth = min(GROWTH_CAP, max(GROWTH, took / last)) if last > 0.0 else GROWTH
+        if depth > 1 and time.perf_counter() < deadline:
+            values.update(self.share(specs[self.worlds:], roots, odds, depth, deadline))
+        return mean(sorted(values.items()), len(roots))
+
+    def share(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
+              deadline: float) -> list[tuple[int, list[float]]]:
+        """One pass over ``worlds``, dealt round-robin between this process and the workers; the
+        worlds finished by the deadline, in world order."""
+        n = self.threads if self.pool is not None else 1
+        if n > 1:
+            assert self.pool is not None
+            self.pool.submit([(self.move, specs[i::n], roots, odds, depth, deadline) for i in range(1, n)])
+        done, _ = self.scorer.run(self.move, specs[::n], roots, odds, depth, deadline, deadline)
+        if n > 1:
+            assert self.pool is not None
+            began = time.perf_counter()
+            answers = self.pool.collect(max(deadline, began) + LATE)
+            self.waited += time.perf_counter() - began
+            for answer in answers:
+                if answer is not None:
+                    done += answer[0]
+                    self.nodes += answer[1]
+        return sorted(done)
+
+
+def sums(done: list[tuple[int, list[float]]], moves: int) -> list[float]:
+    totals = [0.0] * moves
+    for _, values in done:
+        totals = [t + v for t, v in zip(totals, values)]
+    return totals
+
+
+def mean(done: list[tuple[int, list[float]]], moves: int) -> list[float]:
+    """Each root move's mean value over the worlds ``done``.
+
+    >>> mean([(0, [1.0, 4.0]), (3, [3.0, 0.0])], 2)
+    [2.0, 2.0]
+    """
+    return [t / len(done) for t in sums(done, moves)]

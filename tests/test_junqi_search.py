@@ -14,7 +14,7 @@ from junqi_protocol.paths import distances
 from junqi_protocol.players import Engine
 from junqi_protocol.position import JunqiPosition, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
-from junqi_protocol.worlds import Planner
+from junqi_protocol.worlds import Scorer
 from junqi_protocol.referee import Referee
 from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE
 
@@ -113,7 +113,7 @@ def test_the_first_pass_sees_a_flag_that_falls_next_move():
         owner[board.point(name)], kind[board.point(name)] = seat, k
     pos = JunqiPosition(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
     roots = [(m // board.size, m % board.size) for m in pos.moves()]
-    values = Planner()._score(pos, roots, 1, float("inf"), float("inf"))
+    values = Scorer().score(pos, roots, [[]] * len(roots), 1, float("inf"), float("inf"))
     best = roots[values.index(max(values))]
     assert [board.names[p] for p in best] == ["K0", "L0"]
     assert pos.flag_capture() < 0
