@@ -34,7 +34,7 @@ DEFAULT_STYLE = "search"
 UNTIMED_MS = 1000
 # What a reply needs to reach the referee after the search ends, and the search's last look at the
 # clock: see docs/junqi.md, "Time" (the referee's ms against the engine's own, over whole matches).
-OVERHEAD_MS = 60
+OVERHEAD_MS = 80
 FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
 MAX_THREADS = 8
 # Rough worth of each kind to its owner: the flag is the game, engineers matter for mines.
@@ -89,7 +89,7 @@ def think_ms(time_ms: int, movetime_ms: int, overhead: int = OVERHEAD_MS) -> int
     ``go`` gave neither.
 
     >>> think_ms(600000, 1000), think_ms(0, 0), think_ms(3000, 10000), think_ms(20, 300)
-    (940, 1000, 40, 1)
+    (920, 1000, 20, 1)
     """
     return per_move(movetime_ms, time_ms, overhead) or UNTIMED_MS
 
@@ -117,6 +117,7 @@ class Engine:
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
         self.lag: int = 0  # ms the last moves ran over their budget, fading
+        self.budget: int = 0  # the last search's budget, ms
         # The CPU our recent moves got for the wall time they did not wait for workers, averaged;
         # until measured, a busy machine's (the first moves of a game came late when a new engine
         # assumed a whole CPU).
@@ -218,6 +219,7 @@ class Engine:
             # between two looks at the clock: it thinks in proportion to the share it gets.
             scale = min(1.0, self.share / FULL_SHARE)
             budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
+            self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
                                     t0, budget)
             wall = time.perf_counter() - t0

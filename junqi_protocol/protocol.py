@@ -164,6 +164,9 @@ class JunqiProtocol:
     def go(self, chan: Channel, board: Board, words: list[str]) -> None:
         m = self.engine.choose(*go_clock(words))
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
+        p = self.engine.planner
+        if self.engine.style == "search":
+            chan.log(f"search depth {p.depth} nodes {p.nodes} budget {self.engine.budget} ms used {p.used} ms")
 
     def observe(self, ev: Event) -> None:
         self.engine.observe(ev)

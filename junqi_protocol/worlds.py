@@ -140,15 +140,18 @@ class Scorer:
                 return out
             if not odd:
                 value = self.value(pos, frm, to, depth, deadline)
+                stopped = self.searcher.stopped
             else:
                 shown = pos.kind[to]
                 value = 0.0
+                stopped = False
                 for p, kind in odd:
                     pos.reveal(to, kind)
                     value += p * self.value(pos, frm, to, depth, deadline)
+                    stopped = stopped or self.searcher.stopped
                 pos.reveal(to, shown)
             slowest = max(slowest, time.perf_counter() - now)
-            if depth > 1 and self.searcher.stopped:
+            if depth > 1 and stopped:
                 return out
             out.append(value)
         return out
