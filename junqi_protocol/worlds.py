@@ -43,15 +43,18 @@ LATE = 0.05  # seconds the planner waits for a worker past the deadline before i
 
 # A world as plain data a worker can be sent: variant, owner, kind, alive, turn, quiet, nocapture, loses.
 Spec = tuple[str, list[int], list[int], list[bool], int, int, int, bool]
-# A root attack's outcomes: (probability, kind the defender is shown as) for each possible result.
-Chance = list[tuple[float, int]]
+# A root attack's outcomes: for each possible result, its probability and the kinds that give it,
+# each with its probability within the result.
+Chance = list[tuple[float, list[tuple[float, int]]]]
+GOLDEN = 0.6180339887498949  # spreads the worlds' draws of a kind evenly over its probabilities
 
 
 def chances(view: Position, deployments: Deployments, frm: int, to: int) -> Chance:
     """The outcomes of our piece on ``frm`` attacking the hidden piece on ``to``, by the beliefs'
-    kind probabilities: per result (EAT, KILLED, BOTH) its probability and the likeliest kind that
-    gives it. Empty when the defender is known, may be the flag (its capture is scored by the world
-    where it stands), or has one possible result only (every world agrees)."""
+    kind probabilities: per result (EAT, KILLED, BOTH) its probability and the kinds that give it
+    with their probabilities within it. Empty when the defender is known, may be the flag (its
+    capture is scored by the world where it stands), or has one possible result only (every world
+    agrees)."""
     seat = view.owner[to]
     if seat < 0 or view.kind[to] >= 0:
         return []
@@ -59,16 +62,37 @@ def chances(view: Position, deployments: Deployments, frm: int, to: int) -> Chan
     if probs[FLAG] > 0.0:
         return []
     att = view.kind[frm]
-    by_result: dict[int, tuple[float, int, float]] = {}  # result -> (total, likeliest kind, its share)
+    by_result: dict[int, list[tuple[float, int]]] = {}
     for kind, p in enumerate(probs):
-        if p <= 0.0:
-            continue
-        result = combat(att, kind)
-        total, best, top = by_result.get(result, (0.0, kind, 0.0))
-        by_result[result] = (total + p, kind if p > top else best, max(p, top))
+        if p > 0.0:
+            by_result.setdefault(combat(att, kind), []).append((p, kind))
     if len(by_result) < 2:
         return []
-    return [(total, kind) for total, kind, _ in by_result.values()]
+    odds: Chance = []
+    for kinds in by_result.values():
+        total = sum(p for p, _ in kinds)
+        odds.append((total, [(p / total, kind) for p, kind in kinds]))
+    return odds
+
+
+def shown(kinds: list[tuple[float, int]], sampled: int, w: int) -> int:
+    """The kind world ``w`` shows for one outcome of an attack: its own sample where that gives the
+    outcome, else a draw from the outcome's kinds by a low-discrepancy sequence over the worlds. The
+    defender survives a lost attack, and the likeliest kind alone (for a small attacker the
+    numerous small kinds) would have made every lost probe look cheap to avenge.
+
+    >>> [shown([(0.5, 1), (0.25, 2), (0.25, 3)], 9, w) for w in range(4)], shown([(1.0, 4)], 2, 0)
+    ([2, 1, 3, 1], 4)
+    """
+    for _, kind in kinds:
+        if kind == sampled:
+            return kind
+    q = (w + 1) * GOLDEN % 1.0
+    for p, kind in kinds:
+        q -= p
+        if q < 0.0:
+            return kind
+    return kinds[-1][1]
 
 
 class Scorer:
@@ -120,7 +144,7 @@ class Scorer:
             began = time.perf_counter()
             if done and began + took >= deadline:
                 break
-            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, stop)
+            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, stop, w)
             if len(values) < len(roots):
                 return done, values
             done.append((w, values))
@@ -128,7 +152,7 @@ class Scorer:
         return done, []
 
     def score(self, pos: JunqiPosition, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
-              stop: float) -> list[float]:
+              stop: float, w: int = 0) -> list[float]:
         """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
         when time ran out: the static pass stops at ``stop``, a deeper one at ``deadline``."""
         out: list[float] = []
@@ -142,14 +166,14 @@ class Scorer:
                 value = self.value(pos, frm, to, depth, deadline)
                 stopped = self.searcher.stopped
             else:
-                shown = pos.kind[to]
+                sampled = pos.kind[to]
                 value = 0.0
                 stopped = False
-                for p, kind in odd:
-                    pos.reveal(to, kind)
+                for p, kinds in odd:
+                    pos.reveal(to, shown(kinds, sampled, w))
                     value += p * self.value(pos, frm, to, depth, deadline)
                     stopped = stopped or self.searcher.stopped
-                pos.reveal(to, shown)
+                pos.reveal(to, sampled)
             slowest = max(slowest, time.perf_counter() - now)
             if depth > 1 and stopped:
                 return out

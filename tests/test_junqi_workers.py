@@ -122,7 +122,7 @@ def test_an_attack_of_known_odds_is_scored_as_the_mix_of_its_outcomes(depth):
     inf = float("inf")
     alone = {r: Scorer().score(_duel(k), [attack], [[]], depth, inf, inf)[0] for r, (_, k) in odds.items()}
     assert len(set(alone.values())) == 3
-    mix = [(p, k) for p, k in odds.values()]
+    mix = [(p, [(1.0, k)]) for p, k in odds.values()]
     for sampled in (5, 1, BOMB, 3):
         pos = _duel(sampled)
         key = pos.key()
@@ -133,7 +133,7 @@ def test_an_attack_of_known_odds_is_scored_as_the_mix_of_its_outcomes(depth):
 
 def test_chances_follow_the_beliefs():
     """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
-    outcomes carry the beliefs' probabilities by result, each shown as its likeliest kind."""
+    outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
     board = Board("2p")
     engine = Engine("search", 1)
     engine.new_game("2p", 0, Rules("2p"))
@@ -146,9 +146,10 @@ def test_chances_follow_the_beliefs():
     odd = chances(engine.pos, engine.deployments, frm, to)
     att = engine.pos.kind[frm]
     assert sum(p for p, _ in odd) == pytest.approx(1.0)
-    for p, k in odd:
-        result = combat(att, k)
+    for p, kinds in odd:
+        result = combat(att, kinds[0][1])
         same = [q for q in range(12) if probs[q] > 0 and COMBAT[att * 12 + q] == result]
         assert p == pytest.approx(sum(probs[q] for q in same))
-        assert probs[k] == max(probs[q] for q in same)
+        assert sorted(k for _, k in kinds) == same
+        assert all(share == pytest.approx(probs[k] / p) for share, k in kinds)
     assert chances(engine.pos, engine.deployments, frm, board.point("G1")) == []  # our own piece
