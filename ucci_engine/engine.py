@@ -24,7 +24,7 @@ RANDOMNESS = {"none": 0, "tiny": 4, "small": 10, "medium": 20, "large": 40, "hug
 LEVEL_SCORE = 20  # |score| at or below this is "level": accept an offered draw
 HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is seen
 # The hash table's megabytes unless a GUI sets it: at 10 s + 0.1 s a move searches some 100,000 nodes,
-# and the searches of a game to depth 8 need 15 % fewer nodes with 64 than with 16 (docs/xiangqi.md).
+# and the searches of a game to depth 8 need 15 % fewer nodes with 64 than with 16 (docs/results/xiangqi.md).
 HASH_MB = 64
 
 

@@ -33,7 +33,7 @@ DRAW_PLIES: Final = 120  # 60 moves without a capture
 UNKNOWN_LINES: Final = -(1 << 40)  # a ply's king lines not yet weighed (they never come near this)
 # Late move pruning half again as wide as the core's: self-play preferred the core's counts, but against
 # ElephantEye's near full-width search these scored +4.8 +- 3.5 points a hundred games over 1,079 games
-# (docs/xiangqi.md, "Late move pruning half again as wide").
+# (docs/results/xiangqi.md, "Late move pruning half again as wide").
 LATE_MOVES: Final = [0, 12, 18, 27]
 
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
