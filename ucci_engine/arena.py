@@ -152,6 +152,31 @@ def pgn_text(game: PgnGame) -> str:
     return head + "\n\n" + "\n".join(lines + [game.result]) + "\n\n"
 
 
+def replay(pgn: str) -> tuple[list[str], Optional[float]]:
+    """The positions of one ICCS-notation PGN game (as :func:`pgn_text` writes it for ``sanqi match --records``)
+    and red's result.
+
+    >>> fens, result = replay('[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\\n[Result "1/2-1/2"]\\n1. D0-D1 E9-E8 *')
+    >>> len(fens), result
+    (3, 0.5)
+    """
+    fen, result, moves = START_FEN, None, []
+    for line in pgn.splitlines():
+        if line.startswith("[FEN "):
+            fen = line.split('"')[1]
+        elif line.startswith("[Result "):
+            result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(line.split('"')[1])
+        elif not line.startswith("["):
+            moves += [word.replace("-", "").lower() for word in line.split() if len(word) == 5 and word[2] == "-"]
+    pos = Position.from_fen(fen)
+    seen = [pos.fen()]
+    for move in moves:
+        if not pos.push_name(move):
+            break
+        seen.append(pos.fen())
+    return seen, result
+
+
 def forfeit_kind(reason: str, loser: Player) -> str:
     """time, illegal or crash for a lost game's reason; '' when the game was lost over the board."""
     if "over time" in reason:
