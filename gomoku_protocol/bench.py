@@ -8,7 +8,7 @@ import json
 import pathlib
 import statistics
 import time
-from typing import Any, Optional
+from typing import Any
 
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable

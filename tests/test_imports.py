@@ -19,7 +19,7 @@ def sources() -> dict[str, pathlib.Path]:
     for package in PACKAGES:
         spec = importlib.util.find_spec(package)
         assert spec is not None and spec.submodule_search_locations, package
-        folder = pathlib.Path(list(spec.submodule_search_locations)[0])
+        folder = pathlib.Path(next(iter(spec.submodule_search_locations)))
         for path in sorted(folder.glob("*.py")):
             name = package if path.stem == "__init__" else f"{package}.{path.stem}"
             found[name] = path

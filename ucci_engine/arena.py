@@ -66,7 +66,7 @@ class Player(UcciPlayer):
     def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
         self.engine = engine
         self.times = times  # milliseconds per ply, shared by both players of a game
-        err: Optional[IO[bytes]] = open(log, "ab") if log else None
+        err: Optional[IO[bytes]] = open(log, "ab") if log else None  # noqa: SIM115 - closed below, the engine keeps its copy
         try:
             super().__init__(list(engine.command), dict(engine.options), err)
         except OSError as exc:

@@ -35,7 +35,7 @@ from ucci_engine import weights
 from ucci_engine.arena import replay
 from ucci_engine.bench import Peer
 from ucci_engine.evaluate import KING_TERMS, TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
-from ucci_engine.position import START_FEN, Position
+from ucci_engine.position import Position
 from ucci_engine.tables import BLACK, KIND_NAMES, SQUARES, file_of, rank_of
 
 DATA = Path(__file__).parent / "data"
@@ -189,7 +189,7 @@ def square_class(sq: int) -> int:
 SQUARE_BASE = len(MATERIAL_KINDS)
 TERM_BASE = SQUARE_BASE + len(KINDS) * CLASSES
 GROUPS = {
-    "material": range(0, SQUARE_BASE),
+    "material": range(SQUARE_BASE),
     "squares": range(SQUARE_BASE, TERM_BASE),
     "king": range(TERM_BASE, TERM_BASE + KING_TERMS),
     "terms": range(TERM_BASE + KING_TERMS, TERM_BASE + TERM_COUNT),
