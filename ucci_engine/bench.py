@@ -173,6 +173,7 @@ def run(args: Optional[list[str]] = None) -> int:
         print(f"Nodes searched  : {nodes}")
         print(f"CPU seconds     : {cpu:.2f}")
         print(f"Nodes/CPU second: {rate(nodes, cpu)}")
+        print(f"Nodes searched: {nodes}")  # the last line of every game's bench: its fingerprint
         return 0
 
     print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
@@ -210,4 +211,5 @@ def run(args: Optional[list[str]] = None) -> int:
             print(f"{line}  {fen}")
     for peer in peers:
         peer.close()
+    print(f"Nodes searched: {nodes}")  # the last line of every game's bench: its fingerprint
     return 0
