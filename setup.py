@@ -158,7 +158,7 @@ class OptionalBuildExt(build_ext):
             say("compiling the generated C code (most of the install's time; SANQI_PURE=1 skips it)")
         try:
             super().run()
-        except Exception as exc:  # distutils raises several unrelated types for a failed compile
+        except Exception as exc:  # noqa: BLE001 - distutils raises several unrelated types for a failed compile
             say(f"C compilation failed ({exc}): installing pure Python")
             # A module shim without its group library would fail at import: drop what was built.
             for ext in self.extensions:
@@ -193,11 +193,11 @@ class OptionalBuildExt(build_ext):
                 build(UNIX_FLAGS + [f"-fprofile-use={profile}", "-fprofile-partial-training", "-fprofile-correction",
                                     "-Wno-missing-profile", "-Wno-coverage-mismatch"], [])
                 return
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - any failure falls back to a build without a profile
                 say(f"the profile-guided build failed ({exc}): building without a profile")
         try:
             build(UNIX_FLAGS, [])
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure falls back to plain flags
             say(f"compiling with {' '.join(UNIX_FLAGS)} failed ({exc}): compiling without them")
             build([], [])
 

@@ -92,7 +92,7 @@ def pyinstaller(target: str, layout: str) -> bool:
 def answer_ms(exe: Path, protocol: str, timeout: float = 30.0) -> Optional[float]:
     """Milliseconds from starting ``exe`` to its answer to the protocol's first line; None if none."""
     first, answer, last = GREETINGS[protocol]
-    lines: "queue.Queue[Optional[str]]" = queue.Queue()
+    lines: queue.Queue[Optional[str]] = queue.Queue()
     start = time.perf_counter()
     proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None

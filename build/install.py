@@ -52,7 +52,7 @@ def main(args: list[str]) -> int:
     print(f"[install] sanqi into {sys.prefix}, {how}; full log: {os.path.relpath(LOG)}", flush=True)
     command = [sys.executable, "-m", "pip", "install", "-v", *(args or ["."])]
     start = time.monotonic()
-    lines: "queue.Queue[Optional[str]]" = queue.Queue()
+    lines: queue.Queue[Optional[str]] = queue.Queue()
     with open(LOG, "w", encoding="utf-8") as log:
         proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 errors="replace")

@@ -173,7 +173,7 @@ def clock(seconds: float) -> str:
     >>> clock(3725.0), clock(59.4)
     ('1h02m05s', '59s')
     """
-    s = int(round(seconds))
+    s = round(seconds)
     if s >= 3600:
         return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s"
     return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
@@ -266,8 +266,8 @@ def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
     """The final table: per-engine results, Elo, LOS, pentanomial counts, SPRT, forfeits, end reasons."""
     t = summary.tally
     rows = [f"{'engine':32} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}"]
-    for i, (w, l) in enumerate(((t.wins, t.losses), (t.losses, t.wins))):
-        rows.append(f"{summary.names[i][:32]:32} {t.games:5} {w:5} {t.draws:5} {l:5} {w + t.draws / 2:7.1f}")
+    for i, (won, lost) in enumerate(((t.wins, t.losses), (t.losses, t.wins))):
+        rows.append(f"{summary.names[i][:32]:32} {t.games:5} {won:5} {t.draws:5} {lost:5} {won + t.draws / 2:7.1f}")
     value, low, high = t.elo()
     rows.append(f"Elo {summary.names[0]} - {summary.names[1]}: {value:+.1f} [{low:+.1f}, {high:+.1f}] (95 %, games), "
                 f"LOS {100 * t.los():.1f} %, draw ratio {100 * t.draw_ratio():.1f} %")

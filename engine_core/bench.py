@@ -3,7 +3,6 @@
 The games come from the entry-point group ``sanqi.bench``; ``sanqi bench GAME --help`` shows a game's options.
 """
 
-import sys
 from importlib.metadata import entry_points
 from typing import Optional
 

@@ -82,7 +82,7 @@ def serve(protocol: Optional[str]) -> int:
     code = 1
     try:
         code = _session(protocol)
-    except Exception as exc:  # a crash must still end the process cleanly, with the reason on stderr
+    except Exception as exc:  # noqa: BLE001 - a crash must still end the process cleanly, with the reason on stderr
         sys.stderr.write(f"sanqi: {type(exc).__name__}: {exc}\n")
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -30,7 +30,7 @@ class Channel:
     def __init__(self, inp: Optional[BinaryIO] = None, out: Optional[TextIO] = None) -> None:
         self._inp: BinaryIO = inp if inp is not None else sys.stdin.buffer
         self._out: TextIO = out if out is not None else sys.stdout
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lines: queue.Queue[Optional[str]] = queue.Queue()
         self._lock = threading.Lock()
         self._pushback: list[str] = []
         self._reader: Optional[threading.Thread] = None
@@ -88,7 +88,7 @@ def answer(handle: Callable[[], None], refuse: Callable[[str], None], expected: 
         handle()
     except expected as exc:
         refuse(str(exc))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the one rule for a failing handler, documented above
         traceback.print_exc(file=sys.stderr)
         refuse(f"internal error {type(exc).__name__}: {exc}"[:300])
 

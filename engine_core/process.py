@@ -62,7 +62,7 @@ class EngineProcess:
     def __init__(self, command: str, stderr_path: Optional[str]) -> None:
         log: Optional[BinaryIO] = None
         try:
-            log = open(stderr_path, "ab") if stderr_path else None
+            log = open(stderr_path, "ab") if stderr_path else None  # noqa: SIM115 - closed below, the engine keeps its copy
             self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL if log is None else log, start_new_session=True)
         except (OSError, ValueError) as exc:
@@ -70,8 +70,8 @@ class EngineProcess:
         finally:
             if log is not None:
                 log.close()  # the engine holds its own copy
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue(QUEUED_LINES)
-        self.outbox: "queue.Queue[Optional[bytes]]" = queue.Queue()
+        self.lines: queue.Queue[Optional[str]] = queue.Queue(QUEUED_LINES)
+        self.outbox: queue.Queue[Optional[bytes]] = queue.Queue()
         self.stopping = threading.Event()
         self.broken = False  # writing failed: the engine closed its input
         self.status: Optional[int] = None

@@ -8,7 +8,7 @@ import json
 import pathlib
 import statistics
 import time
-from typing import Any, Optional
+from typing import Any
 
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
@@ -79,9 +79,10 @@ def bench_vcf(cases: list[dict[str, Any]]) -> None:
         print(f"vcf {n + 1} {case['rule']}: {ms:7.1f} ms, {ts.nodes} nodes, {shown}")
 
 
-def bench_search(ms: int, depth: int) -> None:
+def bench_search(ms: int, depth: int) -> int:
     """Each position searched for ``ms`` or, with ``depth``, to that depth: then the nodes, moves and
-    scores are the same on every run and build, and builds compare by CPU time per node."""
+    scores are the same on every run and build, and builds compare by CPU time per node. The nodes
+    of all the searches."""
     total_nodes = 0
     total_ms = 0.0
     cpu = 0.0
@@ -130,6 +131,7 @@ def bench_search(ms: int, depth: int) -> None:
     cpu = time.process_time() - cpu
     print(f"board: {count / spent:.0f} make+unmake pairs/s, {count / max(1e-3, cpu):.0f} per CPU second "
           f"(incremental patterns and threat sets)")
+    return total_nodes
 
 
 def parser() -> ArgParser:
@@ -157,5 +159,6 @@ def bench(opts: Any) -> int:
     print(f"start-up: empty renju board with its tables in {(time.perf_counter() - t) * 1000:.1f} ms")
     bench_forbidden(forbidden, opts.repeat)
     bench_vcf(vcfs)
-    bench_search(opts.ms, opts.depth)
+    nodes = bench_search(opts.ms, opts.depth)
+    print(f"Nodes searched: {nodes}")  # the last line of every game's bench: its fingerprint (with --depth)
     return 0

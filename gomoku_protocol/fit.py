@@ -128,8 +128,8 @@ def board_of(moves: str) -> Board:
 def win_probability(score: int, k: float) -> float:
     """A brain's score as a win probability: ``σ(score / k)``, a mate ``MATE_PROB`` (or its complement).
 
-    >>> win_probability(MATE, 100.0), win_probability(-MATE, 100.0), win_probability(0, 100.0)
-    (0.98, 0.02, 0.5)
+    >>> [round(win_probability(score, 100.0), 9) for score in (MATE, -MATE, 0)]
+    [0.98, 0.02, 0.5]
     """
     if abs(score) >= MATE:
         return MATE_PROB if score > 0 else 1.0 - MATE_PROB

@@ -95,8 +95,8 @@ class Brain:
             self.proc = EngineProcess(self.command, None)
         except StartError as exc:
             raise UsageError(str(exc)) from None
-        for line in self.setup:
-            self.proc.send(line)
+        for command in self.setup:
+            self.proc.send(command)
         while (line := self._line(self.patience_s)) != "OK":
             if line is None:
                 raise UsageError(f"the brain did not answer START within {self.patience_s:g} s")
@@ -122,8 +122,8 @@ class Brain:
         stones = parse_pos(moves)
         mover = len(stones) % 2
         board = [f"{x},{y},{1 if n % 2 == mover else 2}" for n, (x, y) in enumerate(stones)]
-        for line in ["YXHASHCLEAR", "BOARD", *board, "DONE"]:
-            self.proc.send(line)
+        for command in ["YXHASHCLEAR", "BOARD", *board, "DONE"]:
+            self.proc.send(command)
         deadline = time.monotonic() + self.patience_s
         got: Optional[int] = None
         while True:

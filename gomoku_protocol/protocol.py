@@ -185,7 +185,7 @@ class GomocupProtocol:
                 return
             except ProtocolError as exc:
                 chan.send(f"ERROR {exc}")
-            except Exception as exc:  # a bug must not end the game: report it, put the game back
+            except Exception as exc:  # noqa: BLE001 - a bug must not end the game: report it, put the game back
                 self._fail(exc, self.saved)
             if self.first_move:
                 self.setup_spent += time.perf_counter() - self.received
@@ -197,12 +197,12 @@ class GomocupProtocol:
         self.width, self.height, self.rule = saved.size
         try:
             self.board = saved.board()
-        except Exception:  # the saved game itself cannot be rebuilt: start over rather than die
+        except Exception:  # noqa: BLE001 - the saved game itself cannot be rebuilt: start over rather than die
             self.chan.log(traceback.format_exc())
             self.board = None
         try:
             self.brain.clear()
-        except Exception:  # the tables themselves are broken (out of memory): fresh default ones
+        except Exception:  # noqa: BLE001 - the tables themselves are broken (out of memory): fresh default ones
             self.chan.log(traceback.format_exc())
             self.brain = self.brain.renewed()
 
@@ -487,7 +487,7 @@ class GomocupProtocol:
         self.chan.send(f"FORBID {text}.")
 
     def cmd_nbest(self, rest: str) -> None:
-        b = self._require_board("YXNBEST")
+        self._require_board("YXNBEST")
         if not re.fullmatch(r"\d{1,3}", rest) or int(rest) < 1:
             raise ProtocolError(f"malformed YXNBEST {rest[:20]!r}, expected a count")
         self.move(multipv=int(rest), place=False)
@@ -551,7 +551,7 @@ class GomocupProtocol:
         def guarded() -> None:
             try:
                 job()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - as in the command loop: report it, put the game back
                 self._fail(exc, saved)
 
         self.worker.start(guarded)

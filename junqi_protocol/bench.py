@@ -43,7 +43,7 @@ METHODS = ("count prior", "min/max ranks", "masks + counts") + tuple("joint, " +
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
 
-def bench_speed(variant: str, ms: int, positions: int) -> None:
+def bench_speed(variant: str, ms: int, positions: int) -> int:
     board = Board(variant)
     nodes = 0
     spent = 0
@@ -61,6 +61,7 @@ def bench_speed(variant: str, ms: int, positions: int) -> None:
         depths.append(engine.planner.depth)
     print(f"speed {variant}: {nodes} nodes in {spent} ms over {positions} opening positions: "
           f"{nodes * 1000 // max(1, spent)} nodes/s; root passes reached depth {depths}")
+    return nodes
 
 
 def minmax_mask(mask: int) -> int:
@@ -226,12 +227,15 @@ def run(argv: list[str]) -> int:
                    help="print the behaviour model's rates measured on --games dealt games instead")
     opts = p.parse_args(argv)
     variants = ["2p", "4p"] if opts.variant == "both" else [opts.variant]
+    nodes = 0  # the last line of every game's bench: its fingerprint (junqi's searches are timed)
     if opts.fit_behaviour:
         for v in variants:
             fit_behaviour(v, opts.games, opts.seed)
+        print(f"Nodes searched: {nodes}")
         return 0
     for v in variants:
-        bench_speed(v, opts.ms, opts.positions)
+        nodes += bench_speed(v, opts.ms, opts.positions)
     for v in variants:
         bench_beliefs(v, opts.games, opts.seed, not opts.own_lineups)
+    print(f"Nodes searched: {nodes}")
     return 0

@@ -57,8 +57,8 @@ def strong_lineup(rng: random.Random) -> str:
 
     for _ in range(COUNTS[BOMB]):
         put(BOMB, range(1, 4))
-    put(MARSHAL if rng.random() < 0.5 else GENERAL, range(0, 2))
-    put(GENERAL if kinds.count(MARSHAL) else MARSHAL, range(0, 4))
+    put(MARSHAL if rng.random() < 0.5 else GENERAL, range(2))
+    put(GENERAL if kinds.count(MARSHAL) else MARSHAL, range(4))
     for _ in range(COUNTS[ENGINEER]):
         put(ENGINEER, range(3, 6))
     rest = [k for k in range(12) for _ in range(COUNTS[k] - kinds.count(k))]

@@ -17,7 +17,7 @@ import json
 from typing import Any, Optional, TextIO
 
 from junqi_protocol.board import Board
-from junqi_protocol.game import Game, IllegalMove, Rules, parse_event
+from junqi_protocol.game import Game, IllegalMove, Rules
 from junqi_protocol.rules import LETTERS, parse_lineup
 
 

@@ -9,9 +9,12 @@ import threading
 import time
 import queue
 import random
-from typing import Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 import pytest
+
+if TYPE_CHECKING:
+    from ucci_engine.position import Position
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -70,7 +73,7 @@ class Session:
             stderr=subprocess.PIPE,
             bufsize=0,
         )
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.lines: queue.Queue[Optional[str]] = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._pump, daemon=True).start()
 

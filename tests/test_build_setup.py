@@ -73,7 +73,7 @@ def test_a_compiled_install_splits_no_class_hierarchy_and_names_what_it_left_out
     hot = setup_py.hot_modules()
     for path in hot:
         copy = os.path.join(site, path)
-        if not os.path.exists(copy) or open(copy, "rb").read() != (ROOT / path).read_bytes():
+        if not os.path.exists(copy) or Path(copy).read_bytes() != (ROOT / path).read_bytes():
             pytest.skip(f"the installed sanqi was built from other sources ({path}): `pip install .` again")
     where = installed_modules([p[: -len(".py")].replace("/", ".") for p in hot])
     compiled = [p for p in hot if not where[p[: -len(".py")].replace("/", ".")].endswith(".py")]

@@ -33,7 +33,7 @@ def read_move(s, timeout: float = 10.0) -> tuple[tuple[int, int], list[str]]:
         if MOVE.match(line):
             m = MOVE.match(line)
             return (int(m.group(1)), int(m.group(2))), before
-        assert line.startswith("MESSAGE") or line.startswith("DEBUG"), f"unexpected {line!r}"
+        assert line.startswith(("MESSAGE", "DEBUG")), f"unexpected {line!r}"
         before.append(line)
 
 
@@ -314,7 +314,7 @@ def test_broken_board_blocks_give_one_error_at_done(session_factory) -> None:
         for line in block:
             s.send(line)
         s.send("DONE")
-        answer, before = s.expect("ERROR")
+        _, before = s.expect("ERROR")
         assert before == [], block
         assert s.quiet(0.2) == [], block
     s.send("TURN 7,7")

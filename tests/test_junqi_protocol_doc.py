@@ -6,6 +6,8 @@ prints them all for pasting after a change. The road-step rule the document stat
 checked against the boards' graphs.
 """
 
+import itertools
+
 from conftest import ROOT
 from junqi_protocol.board import HOME, Board, name_diagram
 from junqi_protocol.rules import COMBAT, ENGLISH, LETTERS, RESULTS
@@ -87,7 +89,7 @@ def stated_steps(b: Board) -> list[set[int]]:
                     for dc in (-1, 1):
                         join(p, b.home(seat, r + dr, c + dc))
     for line in b.lines:
-        for p, q in zip(line, line[1:]):
+        for p, q in itertools.pairwise(line):
             join(p, q)
     return steps
 

@@ -81,7 +81,7 @@ def test_bad_lineup_is_out_before_the_first_move(tmp_path):
     (game,) = games
     out, games = referee(tmp_path, "--variant", "2p", "random", "random")  # appends game 2
     assert [g[0]["game"] for g in games] == [1, 2] and "game 2:" in out
-    assert [o for o in game if o["type"] == "lineup" and o["seat"] == "S"][0]["error"].startswith("protocol: lineup")
+    assert next(o for o in game if o["type"] == "lineup" and o["seat"] == "S")["error"].startswith("protocol: lineup")
     assert game[-1]["result"] == "N" and game[-1]["reason"] == "lineup" and not steps(game)
 
 
@@ -240,7 +240,7 @@ def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, sig
             break
         time.sleep(0.05)
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signum
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "aborted" in err
     (game,) = read_record(record)

@@ -2,7 +2,6 @@
 
 import pytest
 
-from junqi_protocol.board import Board
 from junqi_protocol.game import Game, IllegalMove, Rules, full_game
 from junqi_protocol.rules import LETTERS, RESULTS, check_lineup, combat
 

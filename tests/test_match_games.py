@@ -64,7 +64,7 @@ def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(caps
 
 
 def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, tmp_path):
-    games, out = match(capsys, "--game", "gomoku", "--engine", "cmd=sanqi --protocol gomocup", "name=first",
+    games, _ = match(capsys, "--game", "gomoku", "--engine", "cmd=sanqi --protocol gomocup", "name=first",
                        "--engine", "cmd=sanqi --protocol gomocup", "name=second", "--games", "2", "--turn-ms", "200",
                        "--match-ms", "0", "--records", str(tmp_path))
     assert sorted(games) == [1, 2]
@@ -81,7 +81,7 @@ def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, 
 
 @pytest.mark.parametrize("variant, seats, concurrency", [("2p", 2, "1"), ("4p", 4, "2")])
 def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, variant, seats, concurrency):
-    games, out = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
+    games, _ = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
                        "--games", "4", "--seed", "1", "--records", str(tmp_path), "--concurrency", concurrency)
     assert sorted(games) == [1, 2, 3, 4]
     recorded = read_games((tmp_path / "games.jsonl").read_text().splitlines())  # games in number order

@@ -75,10 +75,10 @@ def test_setoption_in_bare_and_name_value_forms(session_factory) -> None:
 
 def test_time_in_seconds_and_in_milliseconds() -> None:
     ucci = UcciProtocol()
-    go = ucci.parse_go("time 2 increment 1 opptime 3 movestogo 5".split())
+    go = ucci.parse_go(["time", "2", "increment", "1", "opptime", "3", "movestogo", "5"])
     assert (go.time_left, go.increment, go.opp_time, go.movestogo) == (2000, 1000, 3000, 5)
     ucci.millis = True
-    go = ucci.parse_go("time 400 movestogo 1 opptime 300 oppmovestogo 1".split())
+    go = ucci.parse_go(["time", "400", "movestogo", "1", "opptime", "300", "oppmovestogo", "1"])
     assert (go.time_left, go.increment, go.opp_time, go.movestogo) == (400, 0, 300, 1)
 
 
@@ -207,7 +207,7 @@ def test_perft_and_board_display(session_factory) -> None:
     s.send("go perft 3")
     assert s.expect("Nodes searched:", timeout=30)[0] == "Nodes searched: 79666"
     s.send("d")
-    line, before = s.expect("FEN:")
+    line, _ = s.expect("FEN:")
     assert line == "FEN: " + START_FEN
 
 

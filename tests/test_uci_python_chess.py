@@ -10,8 +10,8 @@ import pytest
 
 from conftest import sanqi_command
 
-chess = pytest.importorskip("chess", reason="python-chess is not installed (pip install chess)")
-import chess.engine  # noqa: E402  (after the skip)
+pytest.importorskip("chess", reason="python-chess is not installed (pip install chess)")
+import chess.engine  # after the skip
 
 BOTH_GAMES = [chess.Move.from_uci("b2b3"), chess.Move.from_uci("h2h4")]
 OPTIONS = {

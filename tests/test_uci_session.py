@@ -40,7 +40,7 @@ def test_mate_scores(session_factory) -> None:
     s = uci(session_factory)
     s.send("position fen 3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1")
     s.send("go depth 3")
-    line, before = s.expect("bestmove")
+    _, before = s.expect("bestmove")
     assert any(" score mate 1 " in b for b in before)
     s.send("position fen 3k5/9/9/9/9/9/9/9/R8/R3K4 b - - 0 1")
     s.send("go depth 4")
@@ -59,9 +59,9 @@ def test_clock_modes(session_factory) -> None:
 def test_the_clock_of_the_side_to_move_is_used() -> None:
     uci = UciProtocol()
     uci.engine.set_position(START_FEN, ["h2e2"])  # black to move
-    go = uci.parse_go("wtime 1000 btime 2000 winc 10 binc 20 movestogo 7".split())
+    go = uci.parse_go(["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "7"])
     assert (go.time_left, go.opp_time, go.increment, go.movestogo) == (2000, 1000, 20, 7)
-    limits = uci.engine.limits_for(uci.parse_go("movetime 300".split()))
+    limits = uci.engine.limits_for(uci.parse_go(["movetime", "300"]))
     assert limits.hard_ms <= 300 - uci.engine.overhead_ms
 
 

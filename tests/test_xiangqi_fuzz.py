@@ -10,7 +10,6 @@ ask for 1 GB; the fuzzer does not, to spare a shared machine).
 
 import os
 import random
-from typing import Optional
 
 import pytest
 

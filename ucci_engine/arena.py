@@ -66,7 +66,7 @@ class Player(UcciPlayer):
     def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
         self.engine = engine
         self.times = times  # milliseconds per ply, shared by both players of a game
-        err: Optional[IO[bytes]] = open(log, "ab") if log else None
+        err: Optional[IO[bytes]] = open(log, "ab") if log else None  # noqa: SIM115 - closed below, the engine keeps its copy
         try:
             super().__init__(list(engine.command), dict(engine.options), err)
         except OSError as exc:
@@ -150,6 +150,31 @@ def pgn_text(game: PgnGame) -> str:
     lines = [f"{k // 2 + 1}. " + " ".join(iccs[k:k + 2]) for k in range(0, len(iccs), 2)]
     head = "\n".join(f'[{k} "{v.replace(chr(34), chr(39))}"]' for k, v in tags)
     return head + "\n\n" + "\n".join(lines + [game.result]) + "\n\n"
+
+
+def replay(pgn: str) -> tuple[list[str], Optional[float]]:
+    """The positions of one ICCS-notation PGN game (as :func:`pgn_text` writes it for ``sanqi match --records``)
+    and red's result.
+
+    >>> fens, result = replay('[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\\n[Result "1/2-1/2"]\\n1. D0-D1 E9-E8 *')
+    >>> len(fens), result
+    (3, 0.5)
+    """
+    fen, result, moves = START_FEN, None, []
+    for line in pgn.splitlines():
+        if line.startswith("[FEN "):
+            fen = line.split('"')[1]
+        elif line.startswith("[Result "):
+            result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(line.split('"')[1])
+        elif not line.startswith("["):
+            moves += [word.replace("-", "").lower() for word in line.split() if len(word) == 5 and word[2] == "-"]
+    pos = Position.from_fen(fen)
+    seen = [pos.fen()]
+    for move in moves:
+        if not pos.push_name(move):
+            break
+        seen.append(pos.fen())
+    return seen, result
 
 
 def forfeit_kind(reason: str, loser: Player) -> str:

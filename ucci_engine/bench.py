@@ -15,6 +15,7 @@ from typing import Optional
 from engine_core.args import ArgParser, int_between, program, readable_file
 from engine_core.search import MAX_PLY, Limits, Searcher
 from engine_core.tt import TransTable
+from ucci_engine.arena import replay
 from ucci_engine.engine import HASH_MB
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import START_FEN, Position
@@ -55,8 +56,6 @@ def run_records(paths: list[str], depth: int) -> tuple[int, int, float]:
     """Searches, nodes and CPU seconds of one side's moves in each recorded game, to ``depth``, with
     one searcher and hash table a game as the engine keeps them, so what a search leaves to the next
     (its table, its history) counts as in play."""
-    from ucci_engine.tune import replay  # here: tune imports this module
-
     searches, nodes = 0, 0
     cpu = time.process_time()
     for path in paths:
@@ -174,6 +173,7 @@ def run(args: Optional[list[str]] = None) -> int:
         print(f"Nodes searched  : {nodes}")
         print(f"CPU seconds     : {cpu:.2f}")
         print(f"Nodes/CPU second: {rate(nodes, cpu)}")
+        print(f"Nodes searched: {nodes}")  # the last line of every game's bench: its fingerprint
         return 0
 
     print(f"{version_line()}: {len(POSITIONS)} positions to depth {opts.depth}")
@@ -211,4 +211,5 @@ def run(args: Optional[list[str]] = None) -> int:
             print(f"{line}  {fen}")
     for peer in peers:
         peer.close()
+    print(f"Nodes searched: {nodes}")  # the last line of every game's bench: its fingerprint
     return 0

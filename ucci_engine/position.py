@@ -143,7 +143,7 @@ class Ply:
         self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
 
-    def copy(self) -> "Ply":
+    def copy(self) -> Ply:
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
@@ -173,7 +173,7 @@ class Position(SearchPosition):
     # --- set-up -----------------------------------------------------------------------------
 
     @staticmethod
-    def from_fen(fen: str, style: str = "normal") -> "Position":
+    def from_fen(fen: str, style: str = "normal") -> Position:
         pos = Position()
         pos.values = piece_values(style)
         pos.set_fen(fen)
@@ -225,7 +225,7 @@ class Position(SearchPosition):
         self.values = piece_values(style)
         self.rehash()
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         pos = Position()
         pos.board = self.board[:]
         pos.side = self.side

@@ -5,6 +5,7 @@ format and what they allow while the engine thinks. Every malformed or illegal i
 ``info string error …`` line and the engine keeps serving with its last valid position.
 """
 
+import math
 from typing import Callable, Optional
 
 from engine_core import __version__
@@ -41,7 +42,7 @@ def number(text: str, what: str, low: float, high: float) -> float:
         value = float(text) if text.isascii() else float("nan")
     except ValueError:
         value = float("nan")
-    if value != value:
+    if math.isnan(value):
         raise BadInput(f"{what} needs a number, not {text[:20]!r}")
     return min(max(value, low), high)
 
@@ -111,7 +112,7 @@ class Dialect:
             if self.engine.busy() and words[0] not in self.allowed_while_thinking():
                 self.error(f"{words[0]} is not allowed while thinking; send stop first")
                 continue
-            answer(lambda: handler(words[1:]), self.error, (BadInput,))
+            answer(lambda: handler(words[1:]), self.error, (BadInput,))  # noqa: B023 - answer() calls it at once
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
         raise NotImplementedError

@@ -23,7 +23,7 @@ class UcciPlayer:
         self.command = command
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr or subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.lines: queue.Queue[Optional[str]] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self.handshake(options)
 

@@ -32,9 +32,10 @@ from engine_core.linsolve import solve
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from ucci_engine import weights
+from ucci_engine.arena import replay
 from ucci_engine.bench import Peer
 from ucci_engine.evaluate import KING_TERMS, TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
-from ucci_engine.position import START_FEN, Position
+from ucci_engine.position import Position
 from ucci_engine.tables import BLACK, KIND_NAMES, SQUARES, file_of, rank_of
 
 DATA = Path(__file__).parent / "data"
@@ -96,30 +97,6 @@ def collect(out: Path, games: int, nodes: int, every: int, seed: int) -> int:
                 written += 1
             print(f"game {game + 1}/{games}: result {result}, {written} positions so far", file=sys.stderr, flush=True)
     return written
-
-
-def replay(pgn: str) -> tuple[list[str], Optional[float]]:
-    """The positions of one ICCS-notation PGN game (``sanqi match --records``) and red's result.
-
-    >>> fens, result = replay('[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]\\n[Result "1/2-1/2"]\\n1. D0-D1 E9-E8 *')
-    >>> len(fens), result
-    (3, 0.5)
-    """
-    fen, result, moves = START_FEN, None, []
-    for line in pgn.splitlines():
-        if line.startswith("[FEN "):
-            fen = line.split('"')[1]
-        elif line.startswith("[Result "):
-            result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(line.split('"')[1])
-        elif not line.startswith("["):
-            moves += [word.replace("-", "").lower() for word in line.split() if len(word) == 5 and word[2] == "-"]
-    pos = Position.from_fen(fen)
-    seen = [pos.fen()]
-    for move in moves:
-        if not pos.push_name(move):
-            break
-        seen.append(pos.fen())
-    return seen, result
 
 
 def harvest(out: Path, games: list[Path], skip: int, every: int, seed: int) -> int:
@@ -212,7 +189,7 @@ def square_class(sq: int) -> int:
 SQUARE_BASE = len(MATERIAL_KINDS)
 TERM_BASE = SQUARE_BASE + len(KINDS) * CLASSES
 GROUPS = {
-    "material": range(0, SQUARE_BASE),
+    "material": range(SQUARE_BASE),
     "squares": range(SQUARE_BASE, TERM_BASE),
     "king": range(TERM_BASE, TERM_BASE + KING_TERMS),
     "terms": range(TERM_BASE + KING_TERMS, TERM_BASE + TERM_COUNT),

@@ -23,8 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-from engine_core.matchcli import read_book  # noqa: E402
-from gomoku_protocol.arena import OPENINGS, opening_line  # noqa: E402
+from engine_core.matchcli import read_book
+from gomoku_protocol.arena import OPENINGS, opening_line
 
 ENDINGS = ("five or full board", "foul", "timeout", "illegal move", "crash")  # GomocupJudge's endby codes
 
