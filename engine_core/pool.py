@@ -50,7 +50,7 @@ def _serve(conn: Connection, parent: int, make: Callable[[], Handler]) -> None:
         ticket, task = message
         try:
             result = handle(task)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a failed task is reported and answered None; the worker serves on
             traceback.print_exc(file=sys.stderr)
             result = None
         try:
@@ -78,7 +78,7 @@ class Pool:
                 try:
                     mine.close()
                     _serve(theirs, parent, make)
-                except BaseException:
+                except BaseException:  # noqa: BLE001 - a worker never returns into its parent's code
                     code = 1
                 os._exit(code)
             theirs.close()

@@ -440,7 +440,7 @@ class Beliefs:
         index = {t: i for i, t in enumerate(tags)}
         for ta, td, result in self.pairs:
             if ta in index:
-                _weigh_by_fight(rows[index[ta]], self.mask[td], lambda k, d: combat(k, d) == result)
+                _weigh_by_fight(rows[index[ta]], self.mask[td], lambda k, d: combat(k, d) == result)  # noqa: B023 - called at once
         return rows
 
     def evidence(self, seat: int, conduct: list[list[float]]) -> list[list[float]]:

@@ -50,7 +50,8 @@ class CcgcProtocol:
                 code = words[1] if len(words) > 1 else ""
                 chan.log(f"ccgc: END {code[:10]}: {END_MEANING.get(code, 'not a code of the specification')}")
                 return
-            answer(lambda: self.execute(chan, words), lambda text: chan.log(f"ccgc: error: {text}"), (ValueError,))
+            answer(lambda: self.execute(chan, words), lambda text: chan.log(f"ccgc: error: {text}"),  # noqa: B023 - answer() calls it at once
+                   (ValueError,))
 
     def execute(self, chan: Channel, words: list[str]) -> None:
         try:

@@ -64,11 +64,11 @@ class Agent:
 
     def quit(self) -> None:
         """Ask the seat to end, without waiting: every seat is asked before any is waited for."""
-        return None
+        return
 
     def resync(self) -> None:
         """The last answer came too late to count (see :class:`PipeAgent`)."""
-        return None
+        return
 
     def take_dropped(self) -> list[str]:
         """Lines dropped since the last call (late or unasked replies), for the record."""
@@ -76,7 +76,7 @@ class Agent:
 
     def log_to(self, path: str) -> None:
         """Keep what the seat writes on stderr in the file ``path`` (appended)."""
-        return None
+        return
 
 
 class LocalAgent(Agent):

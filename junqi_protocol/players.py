@@ -23,7 +23,7 @@ from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Event, Position, Rules
 from junqi_protocol.lineups import habits, strong_lineup
-from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LETTERS, LINEUP_SLOTS, MINE, RESULTS,
+from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
 
 from junqi_protocol.worlds import SAMPLES, Planner

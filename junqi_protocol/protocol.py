@@ -43,7 +43,8 @@ class JunqiProtocol:
                 self.engine.close()
                 return
             if line:
-                answer(lambda: self.execute(chan, line), lambda text: chan.send(f"error {text}"), (ValueError,))
+                answer(lambda: self.execute(chan, line), lambda text: chan.send(f"error {text}"),  # noqa: B023 - answer() calls it at once
+                       (ValueError,))
 
     def execute(self, chan: Channel, line: str) -> None:
         """Check ``line``, then carry it out; a failure while carrying it out rebuilds the engine."""

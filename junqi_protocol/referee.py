@@ -412,7 +412,7 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     if opts.engine_log:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
-    record = open(opts.record, "a", encoding="utf-8") if opts.record else None
+    record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
     referee.recorder = Recorder(record)
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]
@@ -440,7 +440,7 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     minutes = (time.monotonic() - t0) / 60
     print(f"{'engine':30} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}")
     for i, spec in enumerate(opts.engines):
-        w, d, l = score[i]
-        print(f"{spec[:30]:30} {w + d + l:5} {w:5} {d:5} {l:5} {w + d / 2:7.1f}")
+        won, drawn, lost = score[i]
+        print(f"{spec[:30]:30} {won + drawn + lost:5} {won:5} {drawn:5} {lost:5} {won + drawn / 2:7.1f}")
     print(f"{opts.games} games in {minutes * 60:.1f}s: {opts.games / max(minutes, 1e-9):.1f} games per minute")
     return 0
