@@ -40,10 +40,13 @@ from junqi_protocol.rules import COUNTS
 
 JOINT = ("flat prior", "flat + behaviour", "habits prior", "habits + behaviour", "habits + behaviour + team lineup")
 METHODS = ("count prior", "min/max ranks", "masks + counts") + tuple("joint, " + name for name in JOINT)
+UNBOUNDED_MS = 10 ** 9  # the time a fixed-depth search is given: it ends by its depth
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
 
-def bench_speed(variant: str, ms: int, positions: int) -> int:
+def bench_speed(variant: str, ms: int, positions: int, depth: int = 0) -> int:
+    """Search the first move of ``positions`` dealt games for ``ms`` each, or with ``depth`` to that
+    depth whatever it takes (one thread, seeded: the same nodes every run)."""
     board = Board(variant)
     nodes = 0
     spent = 0
@@ -54,8 +57,11 @@ def bench_speed(variant: str, ms: int, positions: int) -> int:
         engine.new_game(variant, 0, Rules(variant))
         engine.lineup(dealt[0])
         engine.begin({})
+        if depth:
+            engine.planner.max_depth = depth
         t = time.perf_counter()
-        engine.planner.choose(engine.pos, 0, engine.alive, 0, engine.rules, engine.deployments, ms, engine.rng)
+        engine.planner.choose(engine.pos, 0, engine.alive, 0, engine.rules, engine.deployments, UNBOUNDED_MS if depth else ms,
+                              engine.rng)
         spent += int((time.perf_counter() - t) * 1000)
         nodes += engine.planner.nodes
         depths.append(engine.planner.depth)
@@ -218,6 +224,8 @@ def run(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="sanqi bench junqi", description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=10, help="dark games per variant for the belief figures")
     p.add_argument("--ms", type=int, default=300, help="search time per position")
+    p.add_argument("--depth", type=int, default=0,
+                   help="search each position to this depth instead, whatever the time: a fixed tree, so the last line is a fingerprint")
     p.add_argument("--positions", type=int, default=4, help="positions per variant for the speed figure")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", choices=("2p", "4p", "both"), default="both")
@@ -227,14 +235,14 @@ def run(argv: list[str]) -> int:
                    help="print the behaviour model's rates measured on --games dealt games instead")
     opts = p.parse_args(argv)
     variants = ["2p", "4p"] if opts.variant == "both" else [opts.variant]
-    nodes = 0  # the last line of every game's bench: its fingerprint (junqi's searches are timed)
+    nodes = 0  # the last line of every game's bench: with --depth, its fingerprint
     if opts.fit_behaviour:
         for v in variants:
             fit_behaviour(v, opts.games, opts.seed)
         print(f"Nodes searched: {nodes}")
         return 0
     for v in variants:
-        nodes += bench_speed(v, opts.ms, opts.positions)
+        nodes += bench_speed(v, opts.ms, opts.positions, opts.depth)
     for v in variants:
         bench_beliefs(v, opts.games, opts.seed, not opts.own_lineups)
     print(f"Nodes searched: {nodes}")

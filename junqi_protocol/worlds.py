@@ -227,6 +227,7 @@ class Planner:
         self.used: int = 0
         self.move: int = 0  # moves chosen: names the worlds of each
         self.waited: float = 0.0  # seconds of the last move spent waiting for the workers
+        self.max_depth: int = MAX_DEPTH
 
     def set_threads(self, threads: int) -> None:
         """Use ``threads`` processes from the next move on (the workers start then)."""
@@ -299,7 +300,7 @@ class Planner:
         took = 0.0  # the last full pass's wall time
         growth = GROWTH
         depth = 1
-        while depth < MAX_DEPTH:
+        while depth < self.max_depth:
             began = time.perf_counter()
             if took > 0.0 and began + took / rounds * growth >= deadline:
                 break

@@ -37,3 +37,10 @@ def test_the_junqi_bench_ends_with_the_nodes_of_its_searches(args: list[str]) ->
     out, nodes = last_line_nodes(["junqi", *args])
     each = [int(n) for n in re.findall(r"^speed \S+: (\d+) nodes", out, re.M)]
     assert nodes == sum(each) and (nodes > 0) == bool(each), out  # --fit-behaviour searches nothing
+
+
+def test_the_junqi_bench_at_a_fixed_depth_searches_the_same_tree_every_run() -> None:
+    args = ["junqi", "--variant", "4p", "--games", "1", "--positions", "2", "--depth", "2"]
+    out, nodes = last_line_nodes(args)
+    assert "root passes reached depth [2, 2]" in out and nodes > 0, out
+    assert last_line_nodes(args)[1] == nodes
