@@ -35,9 +35,6 @@ class EngineSpec:
     options: tuple[tuple[str, str], ...]
     settings: tuple[tuple[str, str], ...]
 
-    def setting(self, key: str, default: str = "") -> str:
-        return dict(self.settings).get(key, default)
-
 
 def engine_command(cmd: str) -> str:
     """A command that can be started: a leading ``sanqi`` is the sanqi of this environment (a venv need not be

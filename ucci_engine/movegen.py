@@ -290,9 +290,3 @@ def _hit(board: list[int], sq: i64, by: i64, flying_king: i64) -> bool:
         if board[attackers[i]] == pawn:
             return True
     return False
-
-
-def attacks_from(board: list[int], sq: int) -> list[int]:
-    """Squares holding enemy pieces that the piece on ``sq`` could capture (pseudo-legally)."""
-    side = board[sq] >> 3
-    return [m & 127 for m in generate(board, [sq], side, True)]
