@@ -3,9 +3,10 @@
 import pytest
 
 from conftest import random_games
-from ucci_engine.evaluate import KING_TERMS, TERM_NAMES, king_lines, king_terms, terms, weighed_lines
+from ucci_engine.evaluate import KING_TERMS, king_lines, king_terms, weighed_lines
 from ucci_engine.position import UNKNOWN_LINES, Position
 from ucci_engine.tables import move_name
+from ucci_engine.tune import TERM_NAMES, terms
 
 HOLLOW, RANK, TWO_SCREENS, ROOK_SCREEN = range(KING_TERMS)
 

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from conftest import DATA
-from ucci_engine.evaluate import TEMPO, TERM_COUNT
+from ucci_engine.evaluate import KING_TERMS, TEMPO
 from ucci_engine.position import Position
-from ucci_engine.tune import features, fit, fit_scale, loss, read, run_fit, start, value
+from ucci_engine.tune import TERM_COUNT, features, fit, fit_scale, loss, read, run_fit, start, value
 
 SAMPLE = DATA / "xiangqi" / "tune_sample.txt"
 
@@ -26,6 +26,13 @@ def test_the_model_the_tuner_fits_is_the_evaluation_the_engine_plays() -> None:
         red = pos.evaluate() - TEMPO if pos.side == 0 else TEMPO - pos.evaluate()
         # The engine rounds the structure sum down to whole units; the tables are whole already.
         assert abs(value(w, features(pos)) - red) <= 1, fen
+
+
+def test_the_engine_weighs_no_candidate_term() -> None:
+    # Their code is the tuner's alone: a fit that weighs one must bring it back into the evaluation.
+    from ucci_engine.weights import TERM_WEIGHTS
+
+    assert len(TERM_WEIGHTS) == TERM_COUNT and not any(TERM_WEIGHTS[KING_TERMS:])
 
 
 def test_fitting_lowers_the_error_on_the_data() -> None:

@@ -1,6 +1,7 @@
 """Evaluation: material plus piece-square values, folded into one table per piece code, plus the
-structure terms (:func:`terms`) that the tables cannot see, all from the fitted
-:mod:`ucci_engine.weights` (``python3 -m ucci_engine.tune`` refits them).
+king lines (:func:`king_lines`) that the tables cannot see, all from the fitted
+:mod:`ucci_engine.weights` (``python3 -m ucci_engine.tune`` refits them). Other structure terms are
+candidates the tuner keeps (:data:`ucci_engine.tune.CANDIDATE_NAMES`); the engine weighs none of them.
 
 Table values are from red's point of view (black pieces negative) so the position can keep that part
 of the score incrementally. The ``style`` (UCCI ``solid``/``normal``/``risky``) reweights defence
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
     from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, KNIGHT_STEPS, OWN,
-    PAWN, PAWN_ATTACKERS, RAYS, ROOK, SQUARES, file_of, home_side, rank_of,
+    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, PAWN,
+    PAWN_ATTACKERS, RAYS, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -54,35 +55,24 @@ def piece_values(style: str = "normal") -> list[list[int]]:
 
 TEMPO: Final = 3
 
-# --- structure terms ---------------------------------------------------------------------------
+# --- the king lines ----------------------------------------------------------------------------
 
-TERM_NAMES: Final = [
-    # The king lines: what the first pieces met from a king along its file and rank say.
+# What the first pieces met from a king along its file and rank say; their weights are the first
+# KING_TERMS of TERM_WEIGHTS (the tuner's candidate terms follow them there, weighed 0 by the engine).
+KING_LINE_NAMES: Final = [
     "hollow cannon",  # an enemy cannon, nothing between it and the king, on the king's file
     "cannon on the king's rank",  # the same along the rank
     "cannon behind two screens",  # one screen moved away, the cannon checks
     "rook behind one screen",  # the screen moved away, the rook checks
-    # The piece terms.
-    "bottom cannon",  # a cannon on the enemy's back rank
-    "horse mobility",  # a horse's steps not blocked by its leg or its own pieces
-    "rook on a pawnless file",
-    "linked pawns",  # two crossed pawns side by side
-    "attackers x missing advisors",  # own rooks, horses, cannons across the river times the enemy's missing advisors
-    "attackers x missing elephants",
-    "cannon x majors",  # a cannon's worth grows with the rooks, horses and cannons left on the board
-    "horse x majors",
 ]
-TERM_COUNT: Final = 12
-KING_TERMS: Final = 4  # the king lines come first: a few short walks, weighed at every evaluation
+KING_TERMS: Final = 4  # a few short walks, weighed at every evaluation
 TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
-# The piece terms cost a sixth of the node rate: skip them when unweighted.
-STRUCTURE_ON: Final = any(TERM_WEIGHTS[KING_TERMS:])
 
 
 def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
-    """The king lines (the first :data:`KING_TERMS` of :data:`TERM_NAMES`), red less black, each
-    count times its entry of ``weights``: from each king along each direction of its file and rank,
-    what the first three pieces met are. No list is made: the evaluation calls it at every node.
+    """The king lines (:data:`KING_LINE_NAMES`), red less black, each count times its entry of
+    ``weights``: from each king along each direction of its file and rank, what the first three pieces
+    met are. No list is made: the evaluation calls it at every node.
 
     >>> from ucci_engine.position import Position
     >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85], [1, 0, 0, 0])
@@ -132,102 +122,11 @@ def king_terms(board: list[int], kings: list[int]) -> list[int]:
     return [king_lines(board, kings, [int(i == t) for i in range(KING_TERMS)]) for t in range(KING_TERMS)]
 
 
-def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
-    """Each term's count for red less black's, in the order of :data:`TERM_NAMES`.
-
-    >>> from ucci_engine.position import Position, START_FEN
-    >>> pos = Position.from_fen(START_FEN)
-    >>> terms(pos.board, pos.pieces, pos.kings) == [0] * TERM_COUNT
-    True
-    >>> pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
-    >>> terms(pos.board, pos.pieces, pos.kings)[:2]  # a hollow cannon; not on the back rank
-    [1, 0]
-    """
-    out = piece_terms(board, pieces)
-    out[:KING_TERMS] = king_terms(board, kings)
-    return out
-
-
-def piece_terms(board: list[int], pieces: list[list[int]]) -> list[int]:
-    """The piece terms' counts (those after the king lines), red less black, in a list as long as
-    :data:`TERM_NAMES` whose king lines are left 0: :func:`structure` weighs the king lines by
-    :func:`king_lines` and asks only this of the rest."""
-    out = [0] * TERM_COUNT
-    red = [0] * _TALLIES
-    black = [0] * _TALLIES
-    _side_terms(board, pieces[0], 0, out, red)
-    _side_terms(board, pieces[1], 1, out, black)
-    out[8] = red[_CROSSED] * (2 - black[_ADVISORS]) - black[_CROSSED] * (2 - red[_ADVISORS])
-    out[9] = red[_CROSSED] * (2 - black[_BISHOPS]) - black[_CROSSED] * (2 - red[_BISHOPS])
-    majors = red[_MAJORS] + black[_MAJORS]
-    out[10] = (red[_CANNONS] - black[_CANNONS]) * majors
-    out[11] = (red[_KNIGHTS] - black[_KNIGHTS]) * majors
-    return out
-
-
-# What _side_terms counts of one side's pieces, by index.
-_ADVISORS: Final = 0
-_BISHOPS: Final = 1
-_CANNONS: Final = 2
-_KNIGHTS: Final = 3
-_MAJORS: Final = 4
-_CROSSED: Final = 5
-_TALLIES: Final = 6
-# FILE_SQUARES[file]: the squares of a file.
-_FILE_SQUARES: Final = [[rank * 9 + file for rank in range(10)] for file in range(9)]
-
-
-def _side_terms(board: list[int], squares: list[int], side: int, out: list[int], tally: list[int]) -> None:
-    """Add one side's piece terms to ``out`` (black's negated) and count its pieces into ``tally``."""
-    sign = 1 - 2 * side
-    own = OWN[side]
-    back_rank = 9 - 9 * side
-    for sq in squares:
-        code = board[sq]
-        kind = code & 7
-        if kind == PAWN:
-            if file_of(sq) < 8 and board[sq + 1] == code and home_side(rank_of(sq)) != side:
-                out[7] += sign
-        elif kind == ADVISOR:
-            tally[_ADVISORS] += 1
-        elif kind == BISHOP:
-            tally[_BISHOPS] += 1
-        elif kind != KING:
-            tally[_MAJORS] += 1
-            if home_side(rank_of(sq)) != side:
-                tally[_CROSSED] += 1
-            if kind == KNIGHT:
-                tally[_KNIGHTS] += 1
-                steps = 0
-                pairs = KNIGHT_STEPS[sq]
-                for i in range(0, len(pairs), 2):
-                    if board[pairs[i + 1]] == 0 and not own[board[pairs[i]]]:
-                        steps += 1
-                out[5] += sign * steps
-            elif kind == ROOK:
-                pawnless = True
-                for t in _FILE_SQUARES[file_of(sq)]:
-                    if board[t] & 7 == PAWN:
-                        pawnless = False
-                        break
-                if pawnless:
-                    out[6] += sign
-            else:
-                tally[_CANNONS] += 1
-                if rank_of(sq) == back_rank:
-                    out[4] += sign
-
-
-def structure(board: list[int], pieces: list[list[int]], lines: int) -> int:
-    """The weighted terms, red's point of view: ``lines`` (:func:`weighed_lines`, which a position keeps
-    while its moves leave the kings' files and ranks alone) and the piece terms when weighted."""
-    total = lines
-    if STRUCTURE_ON:
-        found = piece_terms(board, pieces)
-        for i in range(KING_TERMS, TERM_COUNT):
-            total += found[i] * TERM_WEIGHTS[i]
+def lines_in_units(lines: int) -> int:
+    """The weighed king lines ``lines`` (:func:`weighed_lines`, which a position keeps while its moves
+    leave the kings' files and ranks alone) in whole units, red's point of view."""
     # Rounded toward zero, so a position and its colour-flipped mirror image score the same.
-    return total // TERM_SCALE if total >= 0 else -(-total // TERM_SCALE)
+    return lines // TERM_SCALE if lines >= 0 else -(-lines // TERM_SCALE)
 
 
 def weighed_lines(board: list[int], kings: list[int]) -> int:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
-from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, piece_values, structure, weighed_lines
+from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, lines_in_units, piece_values, weighed_lines
 from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
@@ -478,7 +478,7 @@ class Position(SearchPosition):
         top = self.top
         if top.lines == UNKNOWN_LINES:
             top.lines = weighed_lines(self.board, self.kings)
-        red = self.score + structure(self.board, self.pieces, top.lines)
+        red = self.score + lines_in_units(top.lines)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.

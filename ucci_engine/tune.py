@@ -34,9 +34,12 @@ from engine_core.tt import TransTable
 from ucci_engine import weights
 from ucci_engine.arena import replay
 from ucci_engine.bench import Peer
-from ucci_engine.evaluate import KING_TERMS, TERM_COUNT, TERM_NAMES, TERM_SCALE, exchange, terms
+from ucci_engine.evaluate import KING_LINE_NAMES, KING_TERMS, TERM_SCALE, exchange, king_terms
 from ucci_engine.position import Position
-from ucci_engine.tables import BLACK, KIND_NAMES, SQUARES, file_of, rank_of
+from ucci_engine.tables import (
+    ADVISOR, BISHOP, BLACK, KIND_NAMES, KING, KNIGHT, KNIGHT_STEPS, OWN, PAWN, ROOK, SQUARES, file_of, home_side,
+    rank_of,
+)
 
 DATA = Path(__file__).parent / "data"
 WEIGHTS_FILE = Path(__file__).parent / "weights.py"
@@ -171,6 +174,104 @@ def label(src: Path, out: Path, engine: str, depth: int) -> int:
     return written
 
 
+# --- candidate terms ---------------------------------------------------------------------------
+
+# Structure terms the tuner can fit (``--groups terms``) after the king lines, and the engine does not
+# weigh: fitted alone they lost 9-16 to the engine without them, and computing them cost a sixth of the
+# node rate, so their code lives here. A fit that weighs them plays only once ucci_engine.evaluate
+# weighs them too (test_xiangqi_tune checks that the shipped weights give them 0).
+CANDIDATE_NAMES = [
+    "bottom cannon",  # a cannon on the enemy's back rank
+    "horse mobility",  # a horse's steps not blocked by its leg or its own pieces
+    "rook on a pawnless file",
+    "linked pawns",  # two crossed pawns side by side
+    "attackers x missing advisors",  # own rooks, horses, cannons across the river times the enemy's missing advisors
+    "attackers x missing elephants",
+    "cannon x majors",  # a cannon's worth grows with the rooks, horses and cannons left on the board
+    "horse x majors",
+]
+# The names of TERM_WEIGHTS' entries: the king lines, then the candidates.
+TERM_NAMES = KING_LINE_NAMES + CANDIDATE_NAMES
+TERM_COUNT = len(TERM_NAMES)
+
+
+def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
+    """Each term's count for red less black's, in the order of :data:`TERM_NAMES`.
+
+    >>> from ucci_engine.position import START_FEN
+    >>> pos = Position.from_fen(START_FEN)
+    >>> terms(pos.board, pos.pieces, pos.kings) == [0] * TERM_COUNT
+    True
+    >>> pos = Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w")
+    >>> terms(pos.board, pos.pieces, pos.kings)[:2]  # a hollow cannon; not on the back rank
+    [1, 0]
+    """
+    out = king_terms(board, kings) + [0] * len(CANDIDATE_NAMES)
+    red = [0] * _TALLIES
+    black = [0] * _TALLIES
+    _side_terms(board, pieces[0], 0, out, red)
+    _side_terms(board, pieces[1], 1, out, black)
+    out[8] = red[_CROSSED] * (2 - black[_ADVISORS]) - black[_CROSSED] * (2 - red[_ADVISORS])
+    out[9] = red[_CROSSED] * (2 - black[_BISHOPS]) - black[_CROSSED] * (2 - red[_BISHOPS])
+    majors = red[_MAJORS] + black[_MAJORS]
+    out[10] = (red[_CANNONS] - black[_CANNONS]) * majors
+    out[11] = (red[_KNIGHTS] - black[_KNIGHTS]) * majors
+    return out
+
+
+# What _side_terms counts of one side's pieces, by index.
+_ADVISORS = 0
+_BISHOPS = 1
+_CANNONS = 2
+_KNIGHTS = 3
+_MAJORS = 4
+_CROSSED = 5
+_TALLIES = 6
+# FILE_SQUARES[file]: the squares of a file.
+_FILE_SQUARES = [[rank * 9 + file for rank in range(10)] for file in range(9)]
+
+
+def _side_terms(board: list[int], squares: list[int], side: int, out: list[int], tally: list[int]) -> None:
+    """Add one side's candidate terms to ``out`` (black's negated) and count its pieces into ``tally``."""
+    sign = 1 - 2 * side
+    own = OWN[side]
+    back_rank = 9 - 9 * side
+    for sq in squares:
+        code = board[sq]
+        kind = code & 7
+        if kind == PAWN:
+            if file_of(sq) < 8 and board[sq + 1] == code and home_side(rank_of(sq)) != side:
+                out[7] += sign
+        elif kind == ADVISOR:
+            tally[_ADVISORS] += 1
+        elif kind == BISHOP:
+            tally[_BISHOPS] += 1
+        elif kind != KING:
+            tally[_MAJORS] += 1
+            if home_side(rank_of(sq)) != side:
+                tally[_CROSSED] += 1
+            if kind == KNIGHT:
+                tally[_KNIGHTS] += 1
+                steps = 0
+                pairs = KNIGHT_STEPS[sq]
+                for i in range(0, len(pairs), 2):
+                    if board[pairs[i + 1]] == 0 and not own[board[pairs[i]]]:
+                        steps += 1
+                out[5] += sign * steps
+            elif kind == ROOK:
+                pawnless = True
+                for t in _FILE_SQUARES[file_of(sq)]:
+                    if board[t] & 7 == PAWN:
+                        pawnless = False
+                        break
+                if pawnless:
+                    out[6] += sign
+            else:
+                tally[_CANNONS] += 1
+                if rank_of(sq) == back_rank:
+                    out[4] += sign
+
+
 # --- the fit ---------------------------------------------------------------------------------
 
 CLASSES = 50  # squares up to the left-right mirror: rank * 5 + distance from the nearer edge file
@@ -194,9 +295,8 @@ GROUPS = {
     "king": range(TERM_BASE, TERM_BASE + KING_TERMS),
     "terms": range(TERM_BASE + KING_TERMS, TERM_BASE + TERM_COUNT),
 }
-# Fitted by default: the piece terms, fitted alone, lost 9-16 to the engine without them, so the
-# engine does not compute them while their weights are all 0 (see README, "Strength work"); the king
-# lines cost little and are weighed always, fitted with ``--groups king`` (docs/xiangqi.md).
+# Fitted by default: the king lines cost little and are weighed always, fitted with ``--groups king``
+# (docs/xiangqi.md); the candidate terms (``--groups terms``) are not weighed by the engine.
 FITTED = ("material", "squares")
 
 
@@ -381,7 +481,8 @@ def render(w: list[float]) -> str:
         "# PIECE_SQUARE[kind][sq]: what a red piece adds to its material on ``sq`` (rank * 9 + file, one\n"
         "# line a rank from red's back rank up); a black piece counts the mirrored square 89 - sq.\n"
         f"PIECE_SQUARE: Final = [\n    [0] * 90,\n{tables}\n]\n"
-        "# Structure terms (ucci_engine.evaluate.TERM_NAMES), sixteenths of a unit:\n"
+        "# Structure terms (ucci_engine.tune.TERM_NAMES: the king lines, then candidates the engine does not weigh),\n"
+        "# sixteenths of a unit:\n"
         f"{named}\n"
         f"TERM_WEIGHTS: Final = {term_weights}\n"
     )

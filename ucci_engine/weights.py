@@ -100,7 +100,8 @@ PIECE_SQUARE: Final = [
           6,   7,  12,  13,  15,  13,  12,   7,   6,
     ],
 ]
-# Structure terms (ucci_engine.evaluate.TERM_NAMES), sixteenths of a unit:
+# Structure terms (ucci_engine.tune.TERM_NAMES: the king lines, then candidates the engine does not weigh),
+# sixteenths of a unit:
 #   hollow cannon: 279
 #   cannon on the king's rank: -1
 #   cannon behind two screens: 114
