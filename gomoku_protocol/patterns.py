@@ -13,7 +13,7 @@ Slots: 0..4 hold offsets -5..-1, 5..9 hold +1..+5.
 
 from typing import Final
 
-from gomoku_protocol.rules import CARO8, CARO9, wins
+from gomoku_protocol.rules import CARO8, CARO9, WALL, wins
 from gomoku_protocol.weights import ORDER
 
 NONE: Final = 0
@@ -72,7 +72,7 @@ class LineTable:
             return 0
         if state == self.color:
             return 1
-        if state == 3 and self.caro:
+        if state == WALL and self.caro:
             return 3
         return 2
 

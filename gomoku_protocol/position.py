@@ -27,7 +27,7 @@ import random
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import evaluate, threat_level
-from gomoku_protocol.rules import BLACK, EMPTY, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
+from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 from gomoku_protocol.weights import ATTACK, DEFENCE
 
 MARGIN: Final = 5
@@ -217,7 +217,7 @@ class Board(SearchPosition):
         self.hash = 0
         self.side = BLACK
         self.history: list[int] = []
-        self.colors: list[int] = []  # colour of each stone in history (3 for a neutral stone)
+        self.colors: list[int] = []  # colour of each stone in history (or NEUTRAL)
         self.won: list[bool] = []
         self.stones = 0
         self.attack = 100
@@ -466,7 +466,7 @@ class Board(SearchPosition):
                 self.cand_at[last] = at
 
     def place(self, i: int, color: int) -> None:
-        """Put a stone (``color`` 3 is a neutral stone, a continuous game's finished five)."""
+        """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
         self.marks.append(top)
@@ -551,11 +551,11 @@ class Board(SearchPosition):
 
     def play(self, i: int, color: int) -> None:
         """Put ``color``'s stone on ``i`` as a game move (no legality test) and pass the turn."""
-        self.won.append(color != 3 and (self.count(color, i) & 15) != 0)
+        self.won.append(color != NEUTRAL and (self.count(color, i) & 15) != 0)
         self.place(i, color)
         self.history.append(i)
         self.colors.append(color)
-        self.side = 3 - color if color != 3 else self.side
+        self.side = 3 - color if color != NEUTRAL else self.side
 
     def make(self, move: int) -> bool:
         if self.cells[move] != EMPTY:
@@ -576,7 +576,7 @@ class Board(SearchPosition):
         color = self.colors.pop()
         self.won.pop()
         self.remove(i)
-        if color != 3:
+        if color != NEUTRAL:
             self.side = color
 
     def make_null(self) -> None:

@@ -19,7 +19,7 @@ from engine_core.loop import Channel, Worker
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
-from gomoku_protocol.rules import BLACK, WHITE
+from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 UNLIMITED = 2147483647
 DEFAULT_TURN_MS = 5000  # when no manager says: a GUI user waits, a tournament always sends INFO
@@ -394,7 +394,7 @@ class GomocupProtocol:
             at = b.history.index(i)
             moves = b.history[:at] + b.history[at + 1:]
             colors = b.colors[:at] + b.colors[at + 1:]
-            side = b.colors[at] if b.colors[at] != 3 else b.side
+            side = b.colors[at] if b.colors[at] != NEUTRAL else b.side
             self.board = self._rebuild(moves, colors)
             self.board.side = side
         self.chan.send("OK")
@@ -453,7 +453,7 @@ class GomocupProtocol:
             # swap2: stones are black, white, black… in the order given.
             colors = [BLACK if n % 2 == 0 else WHITE for n in range(len(stones))]
             for (x, y, f), c in zip(stones, colors):
-                b.play(b.index(x, y), c if f != 3 else 3)
+                b.play(b.index(x, y), c if f != 3 else NEUTRAL)
             b.side = BLACK if len(stones) % 2 == 0 else WHITE
             return b
         if self.rule & 4 and stones:
@@ -462,7 +462,7 @@ class GomocupProtocol:
         else:
             ours = BLACK if own >= opp else WHITE
         for x, y, f in stones:
-            color = 3 if f == 3 else (ours if f == 1 else 3 - ours)
+            color = NEUTRAL if f == 3 else (ours if f == 1 else 3 - ours)
             b.play(b.index(x, y), color)
         b.side = ours
         return b

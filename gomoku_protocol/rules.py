@@ -11,10 +11,14 @@ plain line walking that is easy to check against the renju definitions over spee
 
 from typing import Final
 
+# What a cell of the padded board holds, and a stone's colour.
 EMPTY: Final = 0
 BLACK: Final = 1
 WHITE: Final = 2
-WALL: Final = 3
+WALL: Final = 3  # the padding around the board
+# A neutral stone: a continuous game's finished five (field 3 of Gomocup's BOARD), neither side's. It
+# has the wall's value on purpose: the pattern tables read it as an edge that ends both colours' lines.
+NEUTRAL: Final = 3
 
 GE5: Final = 0
 EQ5: Final = 1
