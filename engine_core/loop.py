@@ -8,6 +8,7 @@ stdin is read by one daemon thread into a queue, so a protocol handler can serve
 import queue
 import sys
 import threading
+import time
 import traceback
 from typing import BinaryIO, Callable, Optional, TextIO
 
@@ -30,8 +31,11 @@ class Channel:
     def __init__(self, inp: Optional[BinaryIO] = None, out: Optional[TextIO] = None) -> None:
         self._inp: BinaryIO = inp if inp is not None else sys.stdin.buffer
         self._out: TextIO = out if out is not None else sys.stdout
-        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._lines: queue.Queue[tuple[float, Optional[str]]] = queue.Queue()
         self._lock = threading.Lock()
+        # When the line :meth:`get` returned last reached us (``time.perf_counter()``): a referee's clock
+        # runs from when it wrote the line, however long the lines before it kept us.
+        self.arrived: float = 0.0
         self._pushback: list[str] = []
         self._reader: Optional[threading.Thread] = None
 
@@ -45,16 +49,18 @@ class Channel:
     def _read(self) -> None:
         try:
             for raw in self._inp:
-                self._lines.put(clean_line(raw))
+                self._lines.put((time.perf_counter(), clean_line(raw)))
         except (OSError, ValueError) as exc:
             self.log(f"input closed: {exc}")
-        self._lines.put(None)
+        self._lines.put((time.perf_counter(), None))
 
     def get(self, timeout: Optional[float] = None) -> Optional[str]:
         """The next line, None at end of input; raises queue.Empty after ``timeout`` seconds."""
         if self._pushback:
+            self.arrived = time.perf_counter()
             return self._pushback.pop(0)
-        return self._lines.get(timeout=timeout)
+        self.arrived, line = self._lines.get(timeout=timeout)
+        return line
 
     def send(self, line: str) -> None:
         with self._lock:

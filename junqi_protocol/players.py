@@ -204,10 +204,11 @@ class Engine:
             self.alive[ev.seat] = False
             pos.remove(ev.seat)
 
-    def choose(self, time_ms: int = 0, movetime_ms: int = 0) -> Optional[tuple[int, int]]:
+    def choose(self, time_ms: int = 0, movetime_ms: int = 0, asked: float = 0.0) -> Optional[tuple[int, int]]:
         """Our move, or None to pass (only when there is no legal move); ``time_ms`` is our clock
-        and ``movetime_ms`` the most this move may take (0: not given)."""
-        t0, cpu0 = time.perf_counter(), time.process_time()
+        and ``movetime_ms`` the most this move may take (0: not given), counted from ``asked`` (a
+        ``time.perf_counter()`` time; by default now)."""
+        t0, cpu0 = asked or time.perf_counter(), time.process_time()
         moves = self.pos.moves(self.seat)
         if not moves:
             return None

@@ -163,7 +163,7 @@ class JunqiProtocol:
         self.engine.begin(self.journal.visible)
 
     def go(self, chan: Channel, board: Board, words: list[str]) -> None:
-        m = self.engine.choose(*go_clock(words))
+        m = self.engine.choose(*go_clock(words), chan.arrived)
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
         p = self.engine.planner
         if self.engine.style == "search":
