@@ -33,7 +33,8 @@ DEFAULT_STYLE = "search"
 # Thinking time without a clock from the referee (CCGC gives a whole game's time).
 UNTIMED_MS = 1000
 # What a reply needs to reach the referee after the search ends, and the search's last look at the
-# clock: see docs/junqi.md, "Time" (the referee's ms against the engine's own, over whole matches).
+# clock: with 60 the referee saw moves of up to 965 ms at a movetime of 1,000; with 80 the longest of
+# 983 was 980 (docs/junqi.md, "Against pfysw/JunQi 2.3").
 OVERHEAD_MS = 80
 FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
 MAX_THREADS = 8
@@ -208,7 +209,8 @@ class Engine:
         """Our move, or None to pass (only when there is no legal move); ``time_ms`` is our clock
         and ``movetime_ms`` the most this move may take (0: not given), counted from ``asked`` (a
         ``time.perf_counter()`` time; by default now)."""
-        t0, cpu0 = asked or time.perf_counter(), time.process_time()
+        begun, cpu0 = time.perf_counter(), time.process_time()
+        t0 = asked or begun
         moves = self.pos.moves(self.seat)
         if not moves:
             return None
@@ -222,11 +224,11 @@ class Engine:
             budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
-                                    t0, budget)
+                                    t0)
             wall = time.perf_counter() - t0
             over = int(wall * 1000) - budget
             self.lag = max(over, self.lag * 3 // 4)
-            busy = wall - self.planner.waited
+            busy = time.perf_counter() - begun - self.planner.waited
             if busy > 0.005:
                 self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / busy)
             if m is not None:

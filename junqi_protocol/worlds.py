@@ -131,11 +131,11 @@ class Scorer:
         """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline)``."""
         move, specs, roots, odds, depth, deadline = task
         self.nodes = 0
-        done, _ = self.run(move, specs, roots, odds, depth, deadline, deadline)
+        done, _ = self.run(move, specs, roots, odds, depth, deadline)
         return done, self.nodes
 
     def run(self, move: int, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
-            deadline: float, stop: float) -> tuple[list[tuple[int, list[float]]], list[float]]:
+            deadline: float) -> tuple[list[tuple[int, list[float]]], list[float]]:
         """Every root move's values in each world, in order, while time lasts: the worlds finished,
         and the values of the one time ran out in (the first world's, to play from if need be)."""
         done: list[tuple[int, list[float]]] = []
@@ -144,7 +144,7 @@ class Scorer:
             began = time.perf_counter()
             if done and began + took >= deadline:
                 break
-            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, stop, w)
+            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, w)
             if len(values) < len(roots):
                 return done, values
             done.append((w, values))
@@ -152,14 +152,15 @@ class Scorer:
         return done, []
 
     def score(self, pos: JunqiPosition, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
-              stop: float, w: int = 0) -> list[float]:
+              w: int = 0) -> list[float]:
         """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
-        when time ran out: the static pass stops at ``stop``, a deeper one at ``deadline``."""
+        when time ran out: the static pass stops at ``deadline``, a deeper one before a move's search
+        that the slowest so far says would end past it."""
         out: list[float] = []
         slowest = 0.0  # the longest search of one move so far: do not start one that would end late
         for (frm, to), odd in zip(roots, odds):
             now = time.perf_counter()
-            late = now >= stop if depth == 1 else now + slowest >= deadline
+            late = now >= deadline if depth == 1 else now + slowest >= deadline
             if late:
                 return out
             if not odd:
@@ -246,13 +247,12 @@ class Planner:
         return view.board.variant, list(view.owner), kind, list(alive), turn, quiet, rules.nocapture, rules.nocapture_loses
 
     def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
-               budget_ms: int, rng: random.Random, begun: float = 0.0, hard_ms: int = 0) -> Optional[tuple[int, int]]:
-        """The move to play, thinking about ``budget_ms`` from ``begun`` (a ``time.perf_counter()``
-        time, by default now) and never past ``hard_ms``: the first world's static pass, the one
-        answer there must be, is cut there and its best move so far returned."""
+               budget_ms: int, rng: random.Random, begun: float = 0.0) -> Optional[tuple[int, int]]:
+        """The move to play, thinking ``budget_ms`` from ``begun`` (a ``time.perf_counter()`` time, by
+        default now) and not past it: even the first world's static pass, the one answer there must
+        be, is cut there and its best move so far returned."""
         start = begun if begun > 0.0 else time.perf_counter()
         deadline = start + budget_ms / 1000.0
-        stop = start + max(budget_ms, hard_ms) / 1000.0
         roots = view.moves(seat)
         self.depth = 0
         self.nodes = 0
@@ -270,7 +270,7 @@ class Planner:
         odds = [chances(view, deployments, frm, to) for frm, to in roots]
         # The static pass, here: cheap, and the only pass whose first world may be cut short.
         self.scorer.nodes = 0
-        done, partial = self.scorer.run(self.move, specs[:self.worlds], roots, odds, 1, stop, stop)
+        done, partial = self.scorer.run(self.move, specs[:self.worlds], roots, odds, 1, deadline)
         if not done:
             best = partial
             roots = roots[:len(best)]
@@ -326,7 +326,7 @@ class Planner:
         if n > 1:
             assert self.pool is not None
             self.pool.submit([(self.move, specs[i::n], roots, odds, depth, deadline) for i in range(1, n)])
-        done, _ = self.scorer.run(self.move, specs[::n], roots, odds, depth, deadline, deadline)
+        done, _ = self.scorer.run(self.move, specs[::n], roots, odds, depth, deadline)
         if n > 1:
             assert self.pool is not None
             began = time.perf_counter()
