@@ -163,28 +163,28 @@ class Scorer:
             late = now >= deadline if depth == 1 else now + slowest >= deadline
             if late:
                 return out
+            value: Optional[float]
             if not odd:
                 value = self.value(pos, frm, to, depth, deadline)
-                stopped = self.searcher.stopped
             else:
                 sampled = pos.kind[to]
                 value = 0.0
-                stopped = False
                 for p, kinds in odd:
                     pos.reveal(to, shown(kinds, sampled, w))
-                    value += p * self.value(pos, frm, to, depth, deadline)
-                    stopped = stopped or self.searcher.stopped
+                    part = self.value(pos, frm, to, depth, deadline)
+                    value = value + p * part if value is not None and part is not None else None
                 pos.reveal(to, sampled)
             slowest = max(slowest, time.perf_counter() - now)
-            if depth > 1 and stopped:
+            if value is None:
                 return out
             out.append(value)
         return out
 
-    def value(self, pos: JunqiPosition, frm: int, to: int, depth: int, deadline: float) -> float:
-        """One root move's value in one world; after a stopped search, a value to throw away."""
+    def value(self, pos: JunqiPosition, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
+        """One root move's value in one world; None when its search was stopped by the deadline."""
         pos.make(pos.move_of(frm, to))
         ruled = pos.rule_score(1)
+        value: Optional[float]
         if ruled != NO_SCORE:
             value = float(-ruled)
         elif depth == 1:
@@ -197,7 +197,7 @@ class Scorer:
                 limits.hard_ms = max(1, int((deadline - time.perf_counter()) * 1000))
             lines = self.searcher.think(pos, limits)
             self.nodes += self.searcher.nodes
-            value = float(-lines[0].score) if lines else float(-pos.no_move_score(1))
+            value = None if self.searcher.stopped else float(-lines[0].score) if lines else float(-pos.no_move_score(1))
         pos.unmake()
         return value
 
