@@ -9,8 +9,8 @@ Depth grows while one more round of the next pass can still finish; the time lef
 pass goes to more worlds at that depth. Each world counts with the deepest pass it finished.
 
 An attack on a hidden piece is a chance node (:func:`chances`): in every world it is scored once
-per outcome the beliefs allow (win, lose, both die), the defender shown as the likeliest kind that
-gives that outcome, and the move's value is the mix weighted by the outcomes' probabilities. So the
+per outcome the beliefs allow (win, lose, both die), the defender shown as a kind that gives that
+outcome (:func:`shown`), and the move's value is the mix weighted by the outcomes' probabilities. So the
 few worlds a move can afford no longer decide by their luck of the draw whether an attack wins.
 
 With ``threads`` > 1 the worlds of each deeper pass are shared out between this process and
