@@ -34,7 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # state). Chosen by name so a game module written later is compiled too; protocol, I/O and CLI
 # modules stay interpreted (they are not hot, and interpreted they keep tracebacks readable).
 PACKAGES = ("engine_core", "ucci_engine", "gomoku_protocol", "junqi_protocol")
-HOT_NAMES = ("board", "evaluate", "game", "movegen", "patterns", "position", "rules", "search", "tables", "threats", "tt")
+HOT_NAMES = ("board", "evaluate", "game", "movegen", "paths", "patterns", "position", "rules", "search", "tables", "threats",
+             "tt")
 
 # With a Unix compiler (GCC, Clang): export only the module inits, so calls between the library's own
 # functions are direct (no PLT) and may be inlined, and call libpython through the GOT.

@@ -3,8 +3,11 @@
 A piece's score is its material plus, for a piece that can move, a bonus that grows as its real
 shortest path (:mod:`junqi_protocol.paths`, on the occupancy at the root of the search) to the
 nearest enemy flag shrinks; the same bonus on the enemy's side is our flag's danger, so mines,
-guards and blocked rails in front of a flag count through the paths they lengthen. A piece in a
-camp, where it cannot be attacked, earns a little. The position adds these up incrementally.
+guards and blocked rails in front of a flag count through the paths they lengthen. A flag not yet
+shown (its marshal stands) gives half the bonus, and the marshal is worth what showing it would
+give the enemy: all 41 flags we lost to pfysw/JunQi 2.3 in 27 games (docs/junqi.md) fell after our
+marshal's death had shown them. A piece in a camp, where it cannot be attacked, earns a little.
+The position adds these up incrementally.
 
 >>> from junqi_protocol.board import Board
 >>> b = Board("2p")
@@ -14,19 +17,30 @@ camp, where it cannot be attacked, earns a little. The position adds these up in
 >>> t = square_tables(b, owner, kind, [True, True])
 >>> piece_score(b, t, 0, 1, b.point("B1")), piece_score(b, t, 0, 1, b.point("K0"))
 (610, 510)
+
+With seat 1's marshal on the board its flag is not shown: the bonus halves, and the marshal is
+worth its material plus what the general would gain by the flag being shown.
+
+>>> owner[b.point("A3")], kind[b.point("A3")] = 1, 0
+>>> t = square_tables(b, owner, kind, [True, True])
+>>> piece_score(b, t, 0, 1, b.point("K0")), t.reveal, piece_score(b, t, 1, 0, b.point("A3"))
+(480, [0, 30], 630)
 """
 
 from typing import Final
 
 from junqi_protocol.board import Board
 from junqi_protocol.paths import FAR, distances
-from junqi_protocol.rules import ENGINEER, FLAG, MINE
+from junqi_protocol.rules import BOMB, ENGINEER, FLAG, MARSHAL, MINE
 
 # Material by kind a..l. The flag is worth nothing as material: losing it loses the whole army.
 VALUE: Final[list[int]] = [600, 450, 330, 240, 180, 130, 80, 55, 120, 90, 250, 0]
 # Bonus of a mover by its distance (in moves) to the nearest enemy flag.
 ATTACK: Final[list[int]] = [0, 160, 90, 60, 45, 34, 26, 20, 15, 11, 8, 6, 4, 3, 2, 1] + [0] * (FAR + 1 - 16)
 CAMP: Final = 12
+# A flag not yet shown (its marshal stands) gives its attackers this fraction of the bonus: they
+# must guess between two headquarters.
+HIDDEN: Final = 2
 MOBILE: Final = 0
 ENGINEERS: Final = 1
 
@@ -38,30 +52,75 @@ def mover_class(kind: int) -> int:
     return ENGINEERS if kind == ENGINEER else MOBILE
 
 
-def square_tables(board: Board, owner: list[int], kind: list[int], alive: list[bool]) -> list[list[list[int]]]:
-    """Per seat and mover class, the path bonus of each point towards the enemies' flags."""
+class Tables:
+    """What the path bonus gives, fixed at the root of a search: ``path[seat][cls][p]``, a mover of
+    that seat and class on point ``p``; ``reveal[seat]``, what the seat's marshal is worth beyond
+    its material, because its death shows the flag and every enemy's bonus towards it grows to the
+    full amount."""
+
+    def __init__(self, path: list[list[list[int]]], reveal: list[int]) -> None:
+        self.path: list[list[list[int]]] = path
+        self.reveal: list[int] = reveal
+
+
+def square_tables(board: Board, owner: list[int], kind: list[int], alive: list[bool]) -> Tables:
+    """Per seat and mover class, the path bonus of each point towards the enemies' flags.
+
+    A flag whose marshal still stands is not shown: its attackers must guess between two
+    headquarters, so they get 1/:data:`HIDDEN` of the bonus. Paths may take enemy pieces on the
+    way (:func:`_beaten`), at :data:`junqi_protocol.paths.TOLL`."""
     flags = [-1] * board.seats
+    shown = [True] * board.seats
     for p in range(board.size):
         if owner[p] >= 0 and kind[p] == FLAG:
             flags[owner[p]] = p
+        if owner[p] >= 0 and kind[p] == MARSHAL:
+            shown[owner[p]] = False
+    reveal = [0] * board.seats
     by_team: dict[int, list[list[int]]] = {}
     for seat in range(board.seats):
         team = board.team(seat)
-        if team in by_team:
-            continue
-        targets = [flags[e] for e in range(board.seats) if alive[e] and flags[e] >= 0 and board.team(e) != team]
-        # One search from all the enemy flags at once gives the distance to the nearest.
-        per = [[ATTACK[d] for d in distances(board, owner, targets, engineer)] for engineer in (False, True)]
-        by_team[team] = per
-    return [by_team[board.team(seat)] for seat in range(board.seats)]
+        if team not in by_team:
+            enemies = [e for e in range(board.seats) if alive[e] and flags[e] >= 0 and board.team(e) != team]
+            by_team[team] = _team_tables(board, owner, kind, team, enemies, flags, shown, reveal)
+    return Tables([by_team[board.team(seat)] for seat in range(board.seats)], reveal)
 
 
-def piece_score(board: Board, tables: list[list[list[int]]], seat: int, kind: int, p: int) -> int:
+def _team_tables(board: Board, owner: list[int], kind: list[int], team: int, enemies: list[int], flags: list[int],
+                 shown: list[bool], reveal: list[int]) -> list[list[int]]:
+    """One team's bonus tables (the best over the enemy flags, each scaled by whether it is shown);
+    adds to ``reveal`` what showing each hidden enemy flag would give this team's movers."""
+    out: list[list[int]] = []
+    for cls in (MOBILE, ENGINEERS):
+        through = [owner[p] >= 0 and board.team(owner[p]) != team and _beaten(kind[p], cls) for p in range(board.size)]
+        full = [[ATTACK[d] for d in distances(board, owner, [flags[e]], cls == ENGINEERS, through)] for e in enemies]
+        seen = [f if shown[e] else [b // HIDDEN for b in f] for e, f in zip(enemies, full)]
+        best = [max((s[p] for s in seen), default=0) for p in range(board.size)]
+        movers = [p for p in range(board.size)
+                  if owner[p] >= 0 and board.team(owner[p]) == team and mover_class(kind[p]) == cls]
+        for i, e in enumerate(enemies):
+            if not shown[e]:
+                others = [s for j, s in enumerate(seen) if j != i]
+                reveal[e] += sum(max([full[i][p]] + [s[p] for s in others]) - best[p] for p in movers)
+        out.append(best)
+    return out
+
+
+def _beaten(kind: int, cls: int) -> bool:
+    """Whether a path of class ``cls`` may take a piece of ``kind`` on its way: an engineer only a
+    mine; the other movers anything but a mine or a bomb, whose rank against theirs the toll
+    stands for."""
+    return kind == MINE if cls == ENGINEERS else kind != MINE and kind != BOMB and kind != FLAG
+
+
+def piece_score(board: Board, tables: Tables, seat: int, kind: int, p: int) -> int:
     """Everything one piece adds to its team's score."""
     score = VALUE[kind]
+    if kind == MARSHAL:
+        score += tables.reveal[seat]
     cls = mover_class(kind)
     if cls >= 0:
-        score += tables[seat][cls][p]
+        score += tables.path[seat][cls][p]
         if board.camp[p]:
             score += CAMP
     return score

@@ -1,11 +1,11 @@
 """Shortest paths to the nearest of some targets (enemy flags) on the real board, in moves of one
 piece.
 
-Every other piece stays where it is and blocks: a rail run goes through empty points only, the
-engineer may turn at any rail junction, nothing leaves a headquarters, and the only attack is the
-last move, onto the target. One breadth-first search from the target answers every point at once
-(road steps and rail runs are the same backwards), for the two kinds of mover: engineers and the
-rest. Mines and flags never move; their distance is for the caller to ignore.
+Every other piece stays where it is and blocks, unless the caller lets the mover take it on its
+way (at a toll): a rail run goes through empty points only, the engineer may turn at any rail
+junction, nothing leaves a headquarters, and the only attack is the last move, onto the target.
+One search from the target answers every point at once (road steps and rail runs are the same
+backwards), for the two kinds of mover: engineers and the rest. Mines and flags never move; their distance is for the caller to ignore.
 
 >>> from junqi_protocol.board import Board
 >>> b = Board("2p")
@@ -16,32 +16,48 @@ rest. Mines and flags never move; their distance is for the caller to ignore.
 (3, 1, 4)
 """
 
-from typing import Final
+from typing import Final, Optional
 
 from junqi_protocol.board import Board
 from junqi_protocol.rules import rail_reach
 
 FAR: Final = 99
+# Extra moves a path pays for each piece it takes on the way: the capture is a move, and it shows
+# the defenders where the attack comes from.
+TOLL: Final = 1
 
 
-def distances(board: Board, owner: list[int], targets: list[int], engineer: bool) -> list[int]:
+def distances(board: Board, owner: list[int], targets: list[int], engineer: bool,
+              through: Optional[list[bool]] = None) -> list[int]:
     """Moves a piece on each point needs to reach the nearest of ``targets`` (FAR if it cannot); an
-    occupied point is answered for the piece on it but blocks every other path."""
+    occupied point is answered for the piece on it but blocks every other path, unless ``through``
+    marks it as a piece the mover may take on its way: then paths go on through it at a toll of
+    :data:`TOLL` more moves."""
     dist = [FAR] * board.size
     for t in targets:
         dist[t] = 0
-    frontier = list(targets)
-    while frontier:
-        nxt: list[int] = []
-        for a in frontier:
-            d = dist[a] + 1
+    # Buckets by distance: a path through a capture is longer than its steps, so plain
+    # breadth-first layers would not come out in order.
+    buckets: list[list[int]] = [list(targets)]
+    d = 0
+    while d < len(buckets):
+        for a in buckets[d]:
             for q in _one_move_back(board, owner, a, engineer):
                 if dist[q] == FAR and not board.hq[q]:
-                    dist[q] = d
+                    dist[q] = d + 1
                     if owner[q] < 0:
-                        nxt.append(q)
-        frontier = nxt
+                        _push(buckets, d + 1, q)
+                    elif through is not None and through[q]:
+                        _push(buckets, d + 1 + TOLL, q)
+        d += 1
     return dist
+
+
+def _push(buckets: list[list[int]], d: int, p: int) -> None:
+    if d < FAR:
+        while len(buckets) <= d:
+            buckets.append([])
+        buckets[d].append(p)
 
 
 def _one_move_back(board: Board, owner: list[int], a: int, engineer: bool) -> list[int]:

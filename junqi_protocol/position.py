@@ -29,7 +29,7 @@ from typing import Final
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
-from junqi_protocol.evaluate import VALUE, piece_score, square_tables
+from junqi_protocol.evaluate import VALUE, Tables, piece_score, square_tables
 from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MINE, MOVE, combat, targets
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
@@ -58,7 +58,7 @@ class JunqiPosition(SearchPosition):
         self.nocapture_loses: bool = nocapture_loses
         self.winner: int = -1
         self.passmove: int = self.size * self.size
-        self.tables: list[list[list[int]]] = square_tables(board, self.owner, self.kind, self.alive)
+        self.tables: Tables = square_tables(board, self.owner, self.kind, self.alive)
         # Each seat's flag (it never moves; -1 without one).
         self.flags: list[int] = [-1] * self.seats
         for p in range(self.size):

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from junqi_protocol.board import Board
-from junqi_protocol.paths import FAR, distances
+from junqi_protocol.paths import FAR, TOLL, distances
 from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, targets
 
 
@@ -88,3 +88,32 @@ def test_rails_and_engineer_turns():
     assert engineer[board.point("K0")] == 2  # the engineer turns at B0 in the same run
     owner[board.point("F0")] = 0  # a piece of our own on the rail blocks the run
     assert distances(board, owner, [target], False)[board.point("K0")] > 3
+
+
+def test_a_guard_the_mover_may_take_is_passed_at_a_toll():
+    board = Board("2p")
+    owner = [-1] * board.size
+    flag = board.point("A1")
+    for name in ("A1", "A0", "A2", "B1"):  # the flag and its three guards
+        owner[board.point(name)] = 1
+    assert distances(board, owner, [flag], False)[board.point("K0")] == FAR
+    through = [p == board.point("B1") for p in range(board.size)]
+    dist = distances(board, owner, [flag], False, through)
+    # Up the rail to B0, take the guard on B1, then the flag: three moves and the toll.
+    assert dist[board.point("K0")] == 3 + TOLL
+    assert dist[board.point("B0")] == 2 + TOLL
+
+
+@pytest.mark.parametrize("variant", ["2p", "4p"])
+def test_passing_through_only_ever_shortens_paths(variant):
+    board = Board(variant)
+    rng = random.Random(11)
+    for _ in range(20):
+        owner, _, target = random_position(board, rng, rng.randrange(5, 50))
+        team = board.team(owner[target])
+        through = [owner[p] >= 0 and board.team(owner[p]) == team and p != target for p in range(board.size)]
+        for engineer in (False, True):
+            blocked = distances(board, owner, [target], engineer)
+            assert distances(board, owner, [target], engineer, [False] * board.size) == blocked
+            passed = distances(board, owner, [target], engineer, through)
+            assert all(a <= b for a, b in zip(passed, blocked))
