@@ -39,7 +39,7 @@ LATE_MOVES: Final = [0, 12, 18, 27]
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
 _rng = random.Random(20261121)
-ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
+ZOBRIST: Final[list[vec[i64]]] = [vec[i64]([_rng.getrandbits(62) + 1 for _ in range(SQUARES)]) for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
 _MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
@@ -156,11 +156,11 @@ class Position(SearchPosition):
         self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
         self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
-        self.slots: list[int] = [0] * SQUARES  # where in its side's list the piece on each square is
-        self.kings: list[int] = [0, 0]
+        self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
+        self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
-        self.values: list[list[int]] = piece_values()
+        self.values: list[vec[i64]] = piece_values()
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
@@ -194,11 +194,11 @@ class Position(SearchPosition):
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
         self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
-        self.slots = [0] * SQUARES
+        self.slots = vec[i64]([0] * SQUARES)
         for own in self.pieces:
             for i, sq in enumerate(own):
                 self.slots[sq] = i
-        self.kings = [sq for code in (KING, KING | BLACK) for sq in range(SQUARES) if board[sq] == code]
+        self.kings = vec[i64]([sq for code in (KING, KING | BLACK) for sq in range(SQUARES) if board[sq] == code])
         self.fullmove = max(1, counter(fields, 5, 1))
         self.rehash()
         base = Ply()

@@ -198,7 +198,7 @@ TERM_NAMES = KING_LINE_NAMES + CANDIDATE_NAMES
 TERM_COUNT = len(TERM_NAMES)
 
 
-def terms(board: vec[i64], pieces: list[list[int]], kings: list[int]) -> list[int]:
+def terms(board: vec[i64], pieces: list[list[int]], kings: vec[i64]) -> list[int]:
     """Each term's count for red less black's, in the order of :data:`TERM_NAMES`.
 
     >>> from ucci_engine.position import START_FEN
