@@ -25,7 +25,7 @@ _SCORE_OFFSET: Final = 1 << 16
 _SCORE_MASK: Final = (1 << 17) - 1
 _AGE_SHIFT: Final = 51
 _AGE_MASK: Final = 255
-_BYTES_PER_ENTRY: Final = 88  # a slot pair as lists of boxed ints took this; kept so tables and trees stay the same size (a vec pair takes 16)
+_BYTES_PER_ENTRY: Final = 88  # an entry (key and data) in lists of boxed ints; kept so tables and trees stay the same (in vectors: 16)
 
 
 def score_to_tt(score: int, ply: int) -> int:
