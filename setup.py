@@ -211,7 +211,9 @@ class OptionalBuildExt(build_ext):
 
 def run_training(built: str, workdir: str) -> None:
     """Run each benchmark of :data:`TRAINING` on the package in folder ``built``; RuntimeError if one fails."""
-    env = dict(os.environ, PYTHONPATH=built)
+    # The build ahead of whatever the path held: pip's isolated build environment reaches its own packages
+    # (mypy's librt, which the compiled modules import) through PYTHONPATH.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [built, os.environ.get("PYTHONPATH", "")])))
     for module, args in TRAINING:
         # -P and a working folder of its own: the source tree's pure modules must not shadow the build.
         done = subprocess.run([sys.executable, "-P", "-c", f"import {module}; {module}.run({args!r})"], cwd=workdir,

@@ -17,13 +17,13 @@ lock every few thousand nodes, which keeps the protocol thread responsive when c
 import gc
 import math
 import time
-from typing import TYPE_CHECKING, Callable, Final, Optional
+from typing import Callable, Final, Optional
 
-if TYPE_CHECKING:
-    # Native 64-bit ints for the order keys: compiled, an ``int`` is tagged (each use checks whether it
-    # is boxed), an ``i64`` a plain machine word. Only locals are typed so: their annotations are never
-    # evaluated, so pure Python needs no mypy_extensions.
-    from mypy_extensions import i64
+# Native 64-bit ints for the order keys: compiled, an ``int`` is tagged (each use checks whether it is
+# boxed), an ``i64`` a plain machine word. The history, counter-move and played-move tables are
+# ``vec[i64]`` (librt, mypyc's runtime library): compiled, an entry is read and written unboxed.
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
@@ -107,10 +107,10 @@ class Searcher:
         self.limits = Limits()
         self.start = 0.0
         self.killers: list[list[int]] = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
-        self.history: list[int] = []
-        self.counters: list[int] = []  # the quiet move that last refuted each move
+        self.history = vec[i64]()
+        self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
-        self.played: list[int] = [0] * (MAX_PLY + 2)  # the move made at each ply of the current line
+        self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
 
@@ -153,10 +153,10 @@ class Searcher:
         self.late = pos.late_moves()
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
-            self.history = [0] * pos.move_limit()
-            self.counters = [0] * pos.move_limit()
+            self.history = vec[i64]([0] * pos.move_limit())
+            self.counters = vec[i64]([0] * pos.move_limit())
         else:
-            self.history = [h // 8 for h in self.history]
+            self.history = vec[i64]([h // 8 for h in self.history])
         roots = self._root_moves(pos, limits)
         if not roots:
             return []
@@ -442,7 +442,7 @@ class Searcher:
         for m in tried:
             history[m] -= bonus
         if history[move] > 1 << 24:
-            self.history = [h // 2 for h in history]
+            self.history = vec[i64]([h // 2 for h in history])
 
     def _order(self, moves: list[int], captures: list[int], tt_move: int, ply: int, counter: int, every: bool) -> list[int]:
         """Moves packed with their priority in the high bits, the best first (the rest in no order): the

@@ -1,7 +1,8 @@
-"""Transposition table: two flat lists (keys and packed entries), sized in megabytes.
+"""Transposition table: two flat vectors (keys and packed entries), sized in megabytes.
 
 An entry packs move (24 bits), depth (8), bound (2), score (17) and the search that wrote it (8)
-into one int, so a probe is a few list reads. Mate scores are stored relative to the node, not the
+into one int, so a probe is a few reads of ``vec[i64]`` (librt, mypyc's runtime library): compiled, a key
+is compared and an entry stored without boxing. Mate scores are stored relative to the node, not the
 root. Slots come in pairs (buckets): a new key replaces the entry of its bucket worth less, an
 entry of an earlier search before one of the current search, then the shallower. A single
 always-replaced slot let the many shallow entries of a deep search wipe out the few deep ones that
@@ -9,6 +10,9 @@ save the most work: to depth 9 on the xiangqi bench positions it needed 25 % mor
 """
 
 from typing import Final
+
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from engine_core.game import MATE_BOUND
 
@@ -21,7 +25,7 @@ _SCORE_OFFSET: Final = 1 << 16
 _SCORE_MASK: Final = (1 << 17) - 1
 _AGE_SHIFT: Final = 51
 _AGE_MASK: Final = 255
-_BYTES_PER_ENTRY: Final = 88  # two list slots plus two boxed ints on 64-bit CPython
+_BYTES_PER_ENTRY: Final = 88  # an entry (key and data) in lists of boxed ints; kept so tables and trees stay the same (in vectors: 16)
 
 
 def score_to_tt(score: int, ply: int) -> int:
@@ -63,8 +67,8 @@ class TransTable:
         self.size = 2
         self.mask = 0  # the first slot of a key's bucket is ``key & mask`` (always even)
         self.age = 0  # the current search, as stored in its entries (see :meth:`new_search`)
-        self.keys: list[int] = [0, 0]
-        self.data: list[int] = [0, 0]
+        self.keys = vec[i64]([0, 0])
+        self.data = vec[i64]([0, 0])
         self.resize(megabytes)
 
     def resize(self, megabytes: int) -> None:
@@ -81,8 +85,8 @@ class TransTable:
         self.age = (self.age + 1) & _AGE_MASK
 
     def clear(self) -> None:
-        self.keys = [0] * self.size
-        self.data = [0] * self.size
+        self.keys = vec[i64]([0] * self.size)
+        self.data = vec[i64]([0] * self.size)
 
     def probe(self, key: int) -> int:
         """The packed entry for ``key``, or -1."""

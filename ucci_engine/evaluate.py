@@ -10,12 +10,11 @@ against attack. Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    # Native ints for the hot code (see ucci_engine.movegen): annotations are never evaluated, so pure
-    # Python never needs the name.
-    from mypy_extensions import i64
+# Native ints and the board's vector for the hot code (see ucci_engine.movegen).
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, PAWN,
@@ -38,14 +37,14 @@ def _red_value(kind: int, sq: int, style: str) -> int:
     return MATERIAL[kind] + place
 
 
-def piece_values(style: str = "normal") -> list[list[int]]:
+def piece_values(style: str = "normal") -> list[vec[i64]]:
     """VALUES[code][sq]: signed value of piece ``code`` on ``sq`` from red's point of view.
 
     >>> v = piece_values()
     >>> v[5][0] == -v[13][89]  # a red rook on a0 mirrors a black rook on i9
     True
     """
-    table: list[list[int]] = [[0] * SQUARES for _ in range(16)]
+    table = [vec[i64]([0] * SQUARES) for _ in range(16)]  # vectors: make reads two or three at every move
     for kind in range(1, 8):
         for sq in range(SQUARES):
             table[kind][sq] = _red_value(kind, sq, style)
@@ -69,13 +68,13 @@ KING_TERMS: Final = 4  # a few short walks, weighed at every evaluation
 TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
 
 
-def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
+def king_lines(board: vec[i64], kings: vec[i64], weights: list[int]) -> int:
     """The king lines (:data:`KING_LINE_NAMES`), red less black, each count times its entry of
     ``weights``: from each king along each direction of its file and rank, what the first three pieces
     met are. No list is made: the evaluation calls it at every node.
 
     >>> from ucci_engine.position import Position
-    >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, [3, 85], [1, 0, 0, 0])
+    >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, vec[i64]([3, 85]), [1, 0, 0, 0])
     1
     """
     total: i64 = 0
@@ -108,7 +107,7 @@ def king_lines(board: list[int], kings: list[int], weights: list[int]) -> int:
     return total
 
 
-def king_terms(board: list[int], kings: list[int]) -> list[int]:
+def king_terms(board: vec[i64], kings: vec[i64]) -> list[int]:
     """The king lines' counts, red less black.
 
     >>> from ucci_engine.position import Position
@@ -129,7 +128,7 @@ def lines_in_units(lines: int) -> int:
     return lines // TERM_SCALE if lines >= 0 else -(-lines // TERM_SCALE)
 
 
-def weighed_lines(board: list[int], kings: list[int]) -> int:
+def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
     """The king lines weighed by the fitted :data:`TERM_WEIGHTS` (sixteenths of a unit)."""
     return king_lines(board, kings, TERM_WEIGHTS)
 
@@ -140,7 +139,7 @@ def weighed_lines(board: list[int], kings: list[int]) -> int:
 SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
 
 
-def least_attacker(board: list[int], sq: i64, side: i64) -> int:
+def least_attacker(board: vec[i64], sq: i64, side: i64) -> int:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
     enemy: i64 = side << 3
     pawn: i64 = enemy | PAWN
@@ -197,7 +196,7 @@ def least_attacker(board: list[int], sq: i64, side: i64) -> int:
     return -1
 
 
-def exchange(board: list[int], move: int) -> int:
+def exchange(board: vec[i64], move: int) -> int:
     """What the mover nets from the capture ``move`` when both sides recapture on its square with
     their cheapest piece while that pays (the board is left as it was).
 

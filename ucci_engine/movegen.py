@@ -1,20 +1,20 @@
 """Pseudo-legal move generation and attack detection on a 90-square board.
 
-Pure functions over the board list, so the search can call them without attribute look-ups.
+Pure functions over the board (a ``vec[i64]`` of piece codes), so the search can call them without attribute look-ups.
 A move that leaves its own king attacked (including facing the enemy king on an open file) is
 filtered later by :meth:`ucci_engine.position.Position.make`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, cast
+from typing import Final, cast
 
-if TYPE_CHECKING:
-    # Native 64-bit ints for the hot code's squares, codes and indexes: compiled, an ``int`` is tagged
-    # (each use checks whether it is boxed), an ``i64`` a plain machine word. Annotations are never
-    # evaluated (locals never are, parameters are postponed by the __future__ import), so pure Python
-    # needs no mypy_extensions.
-    from mypy_extensions import i64
+# Native 64-bit ints for the hot code's squares, codes and indexes: compiled, an ``int`` is tagged
+# (each use checks whether it is boxed), an ``i64`` a plain machine word. The board is a ``vec[i64]``
+# (librt, mypyc's runtime library): compiled, a read or write is a plain load or store, where a list's
+# entry is an object to check, unbox and release. Interpreted, both names are ordinary classes.
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
@@ -28,7 +28,7 @@ from ucci_engine.tables import (
 MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
 
 
-def generate(board: list[int], squares: list[int], side: i64, captures_only: bool) -> list[int]:
+def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
     own = OWN[side]
     moves = MOVE_OBJECTS
@@ -101,7 +101,7 @@ def generate(board: list[int], squares: list[int], side: i64, captures_only: boo
     return cast(list[int], out)
 
 
-def quiet_checks(board: list[int], squares: list[int], side: i64, king: i64) -> list[int]:
+def quiet_checks(board: vec[i64], squares: list[int], side: i64, king: i64) -> list[int]:
     """The quiet moves of the pieces on ``squares`` (all of ``side``) that attack ``king``, in the order
     of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
     Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
@@ -141,7 +141,7 @@ def quiet_checks(board: list[int], squares: list[int], side: i64, king: i64) -> 
     return cast(list[int], out)
 
 
-def evasions(board: list[int], moves: list[int], king: i64, side: i64) -> list[int]:
+def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[int]:
     """Those of ``moves`` (by ``side``, whose ``king`` is in check) that may answer the check: the king's
     own, and a piece's that lands on a checker or between it and the king, on a checking horse's leg, or
     that takes a cannon's only screen away. A superset of the legal moves (two checks are answered by a
@@ -157,7 +157,7 @@ def evasions(board: list[int], moves: list[int], king: i64, side: i64) -> list[i
     enemy: i64 = (side ^ 1) << 3
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
-    marks = [0] * len(board)
+    marks = vec[i64]([0] * len(board))
     marks[king] = 3
     i: i64
     j: i64
@@ -195,7 +195,7 @@ def evasions(board: list[int], moves: list[int], king: i64, side: i64) -> list[i
     return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
 
 
-def _checks_by(board: list[int], king: i64, side: i64, frm: i64, to: i64, piece: i64) -> bool:
+def _checks_by(board: vec[i64], king: i64, side: i64, frm: i64, to: i64, piece: i64) -> bool:
     """Whether moving ``piece`` from ``frm`` to the empty ``to`` attacks ``king``."""
     board[to] = piece
     board[frm] = 0
@@ -205,12 +205,12 @@ def _checks_by(board: list[int], king: i64, side: i64, frm: i64, to: i64, piece:
     return hit
 
 
-def attacked(board: list[int], sq: i64, by: i64) -> bool:
+def attacked(board: vec[i64], sq: i64, by: i64) -> bool:
     """Is ``sq`` attacked by side ``by``? A king on the same open file counts (the flying general)."""
     return _hit(board, sq, by, (by << 3) | KING)
 
 
-def uncovered(board: list[int], sq: i64, by: i64, frm: i64, to: i64) -> bool:
+def uncovered(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     """After a move from ``frm`` to ``to`` by the side that ``by`` attacks, is ``sq`` attacked by ``by``,
     given that it was not before the move? Only the lines from ``sq`` through ``frm`` and ``to`` and
     a horse whose leg was ``frm`` can have changed: this answers as :func:`attacked`, at less cost.
@@ -237,7 +237,7 @@ def uncovered(board: list[int], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     return False
 
 
-def checks_after(board: list[int], sq: i64, by: i64, frm: i64, to: i64) -> bool:
+def checks_after(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     """After ``by`` moved a piece from ``frm`` to ``to``, is ``sq`` (not attacked before the move)
     attacked by ``by``? Answers as :func:`attacked`: the moved piece itself, or what it uncovered."""
     kind: i64 = board[to] & 7
@@ -255,7 +255,7 @@ def checks_after(board: list[int], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     return uncovered(board, sq, by, frm, to)
 
 
-def _line_hit(board: list[int], ray: bytes, rook: i64, cannon: i64, king: i64) -> bool:
+def _line_hit(board: vec[i64], ray: bytes, rook: i64, cannon: i64, king: i64) -> bool:
     """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
     screened = False
     i: i64
@@ -271,7 +271,7 @@ def _line_hit(board: list[int], ray: bytes, rook: i64, cannon: i64, king: i64) -
     return False
 
 
-def _hit(board: list[int], sq: i64, by: i64, flying_king: i64) -> bool:
+def _hit(board: vec[i64], sq: i64, by: i64, flying_king: i64) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
     enemy: i64 = by << 3
     rook, cannon = enemy | ROOK, enemy | CANNON

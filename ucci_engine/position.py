@@ -12,12 +12,12 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final, Optional
+from typing import Final, Optional
 
-if TYPE_CHECKING:
-    # Native ints for the hot code (see ucci_engine.movegen): annotations are never evaluated, so pure
-    # Python never needs the name. The key stays an ``int``: the evaluation's noise multiplies it past 64 bits.
-    from mypy_extensions import i64
+# Native ints and the board's vector for the hot code (see ucci_engine.movegen). The key stays an
+# ``int``: the evaluation's noise multiplies it past 64 bits.
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, lines_in_units, piece_values, weighed_lines
@@ -39,14 +39,14 @@ LATE_MOVES: Final = [0, 12, 18, 27]
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
 _rng = random.Random(20261121)
-ZOBRIST: Final[list[list[int]]] = [[_rng.getrandbits(62) + 1 for _ in range(SQUARES)] for _ in range(16)]
+ZOBRIST: Final[list[vec[i64]]] = [vec[i64]([_rng.getrandbits(62) + 1 for _ in range(SQUARES)]) for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
 _MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
 _LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
 
 
-def _mvv_lva(board: list[int], capture: i64) -> i64:
+def _mvv_lva(board: vec[i64], capture: i64) -> i64:
     """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
     return _MVV[board[capture & 127] & 7] * 8 + 8 - _LVA[board[capture >> 7] & 7]
 
@@ -55,7 +55,7 @@ class FenError(ValueError):
     pass
 
 
-def parse_board(text: str) -> list[int]:
+def parse_board(text: str) -> vec[i64]:
     """The board of a FEN's first field; FenError when it does not describe 10 ranks of 9 files.
 
     >>> parse_board("9/9/9/9/9/9/9/9/9/4K4")[4]
@@ -64,7 +64,7 @@ def parse_board(text: str) -> list[int]:
     rows = text.split("/")
     if len(rows) != RANKS:
         raise FenError(f"FEN needs 10 ranks, got {len(rows)}")
-    board = [0] * SQUARES
+    board = vec[i64]([0] * SQUARES)
     for i, row in enumerate(rows):
         rank, file = RANKS - 1 - i, 0
         for ch in row:
@@ -82,7 +82,7 @@ def parse_board(text: str) -> list[int]:
     return board
 
 
-def impossible(board: list[int]) -> str:
+def impossible(board: vec[i64]) -> str:
     """Why no game from the start position reaches ``board`` ('' if one might).
 
     >>> impossible(parse_board("4k4/9/9/9/B8/9/9/9/9/3K5"))
@@ -153,14 +153,14 @@ class Ply:
 
 class Position(SearchPosition):
     def __init__(self) -> None:
-        self.board: list[int] = [0] * SQUARES
+        self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
         self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
-        self.slots: list[int] = [0] * SQUARES  # where in its side's list the piece on each square is
-        self.kings: list[int] = [0, 0]
+        self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
+        self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
-        self.values: list[list[int]] = piece_values()
+        self.values: list[vec[i64]] = piece_values()
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
@@ -194,11 +194,11 @@ class Position(SearchPosition):
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
         self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
-        self.slots = [0] * SQUARES
+        self.slots = vec[i64]([0] * SQUARES)
         for own in self.pieces:
             for i, sq in enumerate(own):
                 self.slots[sq] = i
-        self.kings = [board.index(KING), board.index(KING | BLACK)]
+        self.kings = vec[i64]([sq for code in (KING, KING | BLACK) for sq in range(SQUARES) if board[sq] == code])
         self.fullmove = max(1, counter(fields, 5, 1))
         self.rehash()
         base = Ply()

@@ -28,6 +28,9 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from engine_core.linsolve import solve
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
@@ -195,7 +198,7 @@ TERM_NAMES = KING_LINE_NAMES + CANDIDATE_NAMES
 TERM_COUNT = len(TERM_NAMES)
 
 
-def terms(board: list[int], pieces: list[list[int]], kings: list[int]) -> list[int]:
+def terms(board: vec[i64], pieces: list[list[int]], kings: vec[i64]) -> list[int]:
     """Each term's count for red less black's, in the order of :data:`TERM_NAMES`.
 
     >>> from ucci_engine.position import START_FEN
@@ -231,7 +234,7 @@ _TALLIES = 6
 _FILE_SQUARES = [[rank * 9 + file for rank in range(10)] for file in range(9)]
 
 
-def _side_terms(board: list[int], squares: list[int], side: int, out: list[int], tally: list[int]) -> None:
+def _side_terms(board: vec[i64], squares: list[int], side: int, out: list[int], tally: list[int]) -> None:
     """Add one side's candidate terms to ``out`` (black's negated) and count its pieces into ``tally``."""
     sign = 1 - 2 * side
     own = OWN[side]
