@@ -50,7 +50,8 @@ def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_re
         pos = Position.from_fen(fen)
         assert all(pos.push_name(m) for m in ours)
         assert f'[Termination "{reason}"]' in text
-    assert "forfeits: ucci time 0, illegal 0, crash 0; uci time 0, illegal 0, crash 0" in out
+    assert "forfeits: ucci time 0, illegal 0, crash 0, no answer 0; uci time 0, illegal 0, crash 0, no answer 0" in out
+    assert "ends: result 4, time 0, illegal 0, crash 0, no answer 0" in out
 
 
 def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(capsys, tmp_path):
@@ -60,7 +61,8 @@ def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(caps
     assert '[Result "1-0"]' in (tmp_path / "game00001.pgn").read_text()
     assert '[Result "0-1"]' in (tmp_path / "game00002.pgn").read_text()
     assert "sanqi                                2     2     0     0" in out
-    assert "broken time 0, illegal 0, crash 2" in out
+    assert "broken time 0, illegal 0, crash 2, no answer 0" in out
+    assert "ends: result 0, time 0, illegal 0, crash 2, no answer 0" in out
 
 
 def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, tmp_path):
@@ -268,7 +270,7 @@ def test_a_junqi_engine_that_misbehaves_forfeits_by_kind(capsys, mode, kind):
                        "--games", "2", "--movetime", "3", "--seed", "2")  # 3 s: ample for a fair answer
     assert len(games) == 2
     assert "broken                               2     0     0     2" in out
-    assert f"broken {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
+    assert f"broken {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash', 'no answer'))};" in out
 
 
 FAKE_UCCI = """
@@ -295,4 +297,4 @@ def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, mod
                        "name=fake", "--engine", "cmd=sanqi", "depth=1", "--tc", "1+0", "--games", "2")  # sanqi has no clock to lose on
     assert len(games) == 2
     assert "fake                                 2     0     0     2" in out
-    assert f"fake {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
+    assert f"fake {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash', 'no answer'))};" in out
