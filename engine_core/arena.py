@@ -17,10 +17,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Protocol, TextIO
 
+from engine_core.ends import FORFEITS, End
 from engine_core.results import GameRow, ResultsFile
 from engine_core.stats import Sprt, Tally
-
-FORFEITS = ("time", "illegal", "crash")
 
 
 @dataclass(frozen=True)
@@ -41,16 +40,18 @@ class Job:
 class Outcome:
     """One game's result, seen from the first engine (``score`` 1, 0.5 or 0).
 
-    ``forfeits`` lists (engine index, kind) for each engine that lost or left the game on time, by an
-    illegal move or a crash; ``records`` maps a record file name to the text to append to it.
+    ``reason`` is the game's own words for its end (the record's); ``end`` the typed reason: by the rules,
+    or the failure that decided it. ``forfeits`` lists (engine index, how) for each engine that lost or
+    left the game by a failure; ``records`` maps a record file name to the text to append to it.
     """
 
     number: int
     score: float
     reason: str
     plies: int = 0
-    forfeits: list[tuple[int, str]] = field(default_factory=list)
+    forfeits: list[tuple[int, End]] = field(default_factory=list)
     records: dict[str, str] = field(default_factory=dict)
+    end: End = End.RESULT
 
 
 class Setup(Protocol):
@@ -124,8 +125,11 @@ class Summary:
     unplayed: int = 0  # games not started or not finished because the user interrupted the match
     rows: dict[int, GameRow] = field(default_factory=dict)  # each counted game, by number (engine_core/results.py)
 
-    def forfeits(self, engine: int, kind: str) -> int:
+    def forfeits(self, engine: int, kind: End) -> int:
         return sum(1 for o in self.outcomes for e, k in o.forfeits if e == engine and k == kind)
+
+    def ends(self, end: End) -> int:
+        return sum(1 for o in self.outcomes if o.end == end)
 
 
 class Progress:
@@ -263,7 +267,8 @@ def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdou
 
 
 def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
-    """The final table: per-engine results, Elo, LOS, pentanomial counts, SPRT, forfeits, end reasons."""
+    """The final table: per-engine results, Elo, LOS, pentanomial counts, SPRT, forfeits by kind and engine,
+    games by typed end, the games' own end reasons."""
     t = summary.tally
     rows = [f"{'engine':32} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}"]
     for i, (won, lost) in enumerate(((t.wins, t.losses), (t.losses, t.wins))):
@@ -287,6 +292,7 @@ def table(summary: Summary, sprt: Optional[Sprt] = None) -> str:
         rows.append(f"interrupted: {summary.unplayed} games not played or not finished, not counted")
     if summary.failed:
         rows.append("not counted (not played to the end): " + "; ".join(f"game {n}: {why}" for n, why in summary.failed))
+    rows.append("ends: " + ", ".join(f"{end} {summary.ends(end)}" for end in End))
     rows.append("endings: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))
     rate = t.games / max(summary.seconds / 60, 1e-9)
     rows.append(f"{t.games} games in {summary.seconds:.1f} s: {rate:.1f} games per minute")

@@ -11,6 +11,7 @@ import argparse
 import os
 import shlex
 import shutil
+import signal
 import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -227,14 +228,26 @@ def play(opts: argparse.Namespace, game: Any) -> int:
     if opts.results:
         results_file(opts.results)
     jobs = schedule(opts.games, setup.openings, opts.seed, opts.random_openings)
-    summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency, opts.results)
+    stopped_by: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: interrupt(signum, stopped_by))
+    try:
+        summary = run_match(setup, jobs, make_pool(opts, setup), sys.stdout, test, opts.records, opts.concurrency, opts.results)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(table(summary, test), flush=True)
     if baseline is not None:
         print(comparison_line(compare(summary.rows, baseline), opts.baseline), flush=True)
     if summary.unplayed:
-        # Stopped by Ctrl-C: the games in flight still hold threads the interpreter would wait for at exit, so
+        # Stopped by Ctrl-C or SIGTERM: the games in flight still hold threads the interpreter would wait for at exit, so
         # leave at once, and take their engines along (a suspended one would not see its input end).
         kill_all()
         sys.stderr.flush()
-        os._exit(130)  # the shell's status for a command stopped by Ctrl-C
+        os._exit(128 + (stopped_by[0] if stopped_by else signal.SIGINT))  # the shell's status for a command stopped by a signal
     return 0
+
+
+def interrupt(signum: int, stopped_by: list[int]) -> None:
+    """A SIGTERM (``kill``) stops the match as Ctrl-C does: the games in flight are not counted, their engines
+    are killed; ``stopped_by`` keeps the signal for the exit status."""
+    stopped_by.append(signum)
+    raise KeyboardInterrupt

@@ -5,11 +5,13 @@
 * Whether the engine has exited is asked of the kernel (``waitid`` without reaping), not inferred
   from its output: a child that inherited the engine's stdout cannot keep a dead engine "alive".
 * Output is read in large chunks by one thread; lines are cut at :data:`MAX_LINE` bytes (the rest
-  of an overlong line is skipped), blank lines and ``info`` lines are dropped there, so a flood of
-  diagnostics costs little and a long line cannot exhaust memory.
+  of an overlong line is skipped), blank lines and (unless ``keep_info``) ``info`` lines are dropped
+  there, so a flood of diagnostics costs little and a long line cannot exhaust memory.
 * Input is written by another thread, so an engine that stops reading cannot block the referee.
-* Every engine not yet stopped is known to :func:`kill_all`, which a runner stopped by Ctrl-C calls:
-  an engine the referee had suspended (SIGSTOP) would never read the end of its input and stay behind.
+* Every engine not yet stopped is known to :func:`kill_all`, which runs when the interpreter exits
+  (``atexit``: after Ctrl-C too) and which a runner that leaves by ``os._exit`` calls itself: an engine
+  in its own session sees no Ctrl-C, and one the referee had suspended (SIGSTOP) would never read the
+  end of its input and stay behind.
 
 >>> p = EngineProcess("sh -c 'echo info hello; echo readyok'", None)
 >>> p.lines.get(timeout=10)
@@ -18,6 +20,7 @@
 0
 """
 
+import atexit
 import os
 import queue
 import shlex
@@ -49,6 +52,9 @@ def kill_all() -> None:
         _kill_group(engine.proc.pid)
 
 
+atexit.register(kill_all)
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -59,7 +65,7 @@ def _kill_group(pid: int) -> None:
 class EngineProcess:
     """One running engine. ``lines`` yields its meaningful output lines, then None at end of output."""
 
-    def __init__(self, command: str, stderr_path: Optional[str]) -> None:
+    def __init__(self, command: str, stderr_path: Optional[str], keep_info: bool = False) -> None:
         log: Optional[BinaryIO] = None
         try:
             log = open(stderr_path, "ab") if stderr_path else None  # noqa: SIM115 - closed below, the engine keeps its copy
@@ -75,6 +81,7 @@ class EngineProcess:
         self.stopping = threading.Event()
         self.broken = False  # writing failed: the engine closed its input
         self.status: Optional[int] = None
+        self.keep_info = keep_info
         with _live_lock:
             _live.add(self)
         assert self.proc.stdout is not None and self.proc.stdin is not None
@@ -126,7 +133,7 @@ class EngineProcess:
 
     def _deliver(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace").strip()
-        if text and not (text == "info" or text.startswith("info ")):
+        if text and (self.keep_info or not (text == "info" or text.startswith("info "))):
             self._put(text)
 
     def _read(self, out: BinaryIO) -> None:

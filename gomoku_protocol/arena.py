@@ -21,8 +21,6 @@ Piskvork ``.psq`` file and appended to ``games.sgf`` (as c-gomoku-cli writes it)
 ;B[hh]C[opening move];W[ii]C[opening move];B[jj]C[812ms])
 """
 
-import os
-import queue
 import signal
 import time
 from argparse import ArgumentParser, Namespace
@@ -36,7 +34,8 @@ from gomoku_protocol.brain import best_by_pattern
 from gomoku_protocol.data_files import data_file
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
 from gomoku_protocol.record import parse_pos, write_psq
-from engine_core.process import EngineProcess, StartError
+from engine_core.ends import End, Forfeit
+from engine_core.seat import EngineSeat
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
@@ -49,14 +48,6 @@ CHATTER = ("MESSAGE", "DEBUG")  # lines a brain may print at any time, even befo
 RENJU_MOVE_LIMIT = 200
 OPENINGS = data_file("openings.txt")
 Options = tuple[tuple[str, str], ...]
-
-
-class Forfeit(Exception):
-    """The brain lost the game by the referee's discipline: ``kind`` is time, illegal or crash."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(detail)
-        self.kind = kind
 
 
 def read_openings(text: str) -> list[list[tuple[int, int]]]:
@@ -141,85 +132,61 @@ class Seat:
         return None
 
 
-class BrainProcess(Seat):
-    """A Gomocup brain over pipes, suspended whenever it is not its turn."""
+class BrainProcess(Seat, EngineSeat):
+    """A Gomocup brain over pipes on an :class:`EngineSeat`, suspended whenever it is not its turn.
+
+    A brain that cannot start or exits forfeits by a crash, one silent for :data:`START_SECONDS` after
+    START by no answer, one whose move does not come by its time (with the tolerance) on time.
+    """
 
     def __init__(self, command: str, options: Options, log: Optional[str]) -> None:
         self.command = command
         self.options = options
         self.log = log
-        self.proc: Optional[EngineProcess] = None
         self.told = False  # whether this game's stones were sent (BOARD), so later moves come as TURN
         self.limits = Limits(0, 0, 0, 0, 15)
-
-    def signal(self, sig: signal.Signals) -> None:
-        if self.proc is not None and not self.proc.exited():
-            try:
-                os.killpg(self.proc.proc.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
-
-    def reply(self, deadline: float, skip: tuple[str, ...]) -> str:
-        """The brain's next line whose first word is not in ``skip``."""
-        assert self.proc is not None
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Forfeit("time", "no reply in time")
-            try:
-                line = self.proc.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise Forfeit("crash", "the brain exited")
-            if line.split()[0].upper() in skip:
-                continue
-            return line
 
     def open(self, limits: Limits) -> None:
         self.limits = limits
         self.told = False
-        try:
-            self.proc = EngineProcess(self.command, self.log)
-        except StartError as exc:
-            raise Forfeit("crash", str(exc)) from None
-        self.proc.send(f"START {limits.size}")
-        answer = self.reply(time.monotonic() + START_SECONDS, CHATTER)
+        self.start(self.command, self.log)
+        answer = self.ask(f"START {limits.size}", START_SECONDS, CHATTER, End.NO_ANSWER)
         if answer.split()[0].upper() != "OK":
-            raise Forfeit("crash", f"START answered {answer[:60]!r}")
+            raise Forfeit(End.CRASH, f"START answered {answer[:60]!r}")
         for key, value in (("timeout_turn", limits.turn_ms), ("timeout_match", limits.match_ms),
                            ("max_memory", limits.memory), ("rule", limits.rule), ("game_type", 1), *self.options):
-            self.proc.send(f"INFO {key} {value}")
-        self.signal(signal.SIGSTOP)
+            self.send(f"INFO {key} {value}")
+        self.signal_group(signal.SIGSTOP)
+
+    def ask(self, request: str, seconds: float, skip: tuple[str, ...], late: End) -> str:
+        """Send ``request``; the brain's next line whose first word is not in ``skip`` within ``seconds``."""
+        self.send(request)
+        return self.reply(time.monotonic() + seconds, lambda line: line.split()[0].upper() not in skip, late)
 
     def move(self, board: Board, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
-        assert self.proc is not None
-        self.signal(signal.SIGCONT)
-        self.proc.send(f"INFO time_left {time_left}")
+        self.signal_group(signal.SIGCONT)
+        self.send(f"INFO time_left {time_left}")
         if not self.told:
             first = len(history) % 2  # parity of this brain's stones: black moved first
             stones = [f"{x},{y},{1 if n % 2 == first else 2}" for n, (x, y) in enumerate(history)]
-            self.proc.send("\n".join(["BOARD", *stones, "DONE"]) if history else "BEGIN")
+            request = "\n".join(["BOARD", *stones, "DONE"]) if history else "BEGIN"
         else:
             x, y = history[-1]
-            self.proc.send(f"TURN {x},{y}")
+            request = f"TURN {x},{y}"
         limit = min(self.limits.turn_ms or 10**9, max(0, time_left))
-        line = self.reply(time.monotonic() + (limit + TOLERANCE_MS) / 1000, NOISE)
-        self.signal(signal.SIGSTOP)
+        line = self.ask(request, (limit + TOLERANCE_MS) / 1000, NOISE, End.TIME)
+        self.signal_group(signal.SIGSTOP)
         self.told = True
-        over = resident_bytes(self.proc.proc.pid)
+        over = resident_bytes(self.pid)
         if self.limits.memory and over > self.limits.memory:
-            raise Forfeit("crash", f"{over} bytes resident, over max_memory {self.limits.memory}")
+            raise Forfeit(End.CRASH, f"{over} bytes resident, over max_memory {self.limits.memory}")
         parts = line.replace(" ", "").split(",")
         if len(parts) != 2 or not all(p.lstrip("-").isdigit() and len(p) < 6 for p in parts):
-            raise Forfeit("illegal", f"not a move: {line[:60]!r}")
+            raise Forfeit(End.ILLEGAL, f"not a move: {line[:60]!r}")
         return int(parts[0]), int(parts[1])
 
     def close(self) -> None:
-        if self.proc is not None:
-            self.signal(signal.SIGCONT)
-            self.proc.send("END")
-            self.proc.stop()
+        self.stop("END")
 
 
 def resident_bytes(pid: int) -> int:
@@ -274,10 +241,10 @@ class GomokuSetup:
         head = SgfHead(job.number, self.limits.rule, size, names, {0: "B+1", 1: "W+1"}.get(winner, "0"), reason)
         records = {f"game{job.number:05d}.psq": write_psq(size, size, moves, times, names),
                    "games.sgf": sgf_game(head, moves, times, len(opening))}
-        return Outcome(job.number, score, reason, len(moves), forfeits, records)
+        return Outcome(job.number, score, reason, len(moves), forfeits, records, forfeits[0][1] if forfeits else End.RESULT)
 
     def game(self, seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]]
-             ) -> tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, str]]]:
+             ) -> tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]:
         """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits."""
         lim = self.limits
         b = Board(lim.size, lim.size, lim.rule)
@@ -292,7 +259,7 @@ class GomokuSetup:
             try:
                 s.open(lim)
             except Forfeit as exc:
-                return 1 - colour, f"{'black' if colour == 0 else 'white'} {exc.kind}: {exc}", moves, times, [(order[colour], exc.kind)]
+                return 1 - colour, f"{'black' if colour == 0 else 'white'} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
         while True:
             if b.full() or (b.renju and len(moves) >= RENJU_MOVE_LIMIT):
                 return -1, "board full" if b.full() else "move limit", moves, times, []
@@ -304,11 +271,11 @@ class GomokuSetup:
                 spent = int((time.monotonic() - t0) * 1000)
                 left[colour] -= spent
                 if left[colour] < -TOLERANCE_MS or (lim.turn_ms and spent > lim.turn_ms + TOLERANCE_MS):
-                    raise Forfeit("time", f"took {spent} ms")
+                    raise Forfeit(End.TIME, f"took {spent} ms")
                 if not (0 <= x < lim.size and 0 <= y < lim.size) or not b.legal(b.index(x, y), b.side):
-                    raise Forfeit("illegal", f"illegal move {x},{y}")
+                    raise Forfeit(End.ILLEGAL, f"illegal move {x},{y}")
             except Forfeit as exc:
-                return 1 - colour, f"{who} {exc.kind}: {exc}", moves, times, [(order[colour], exc.kind)]
+                return 1 - colour, f"{who} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
             m = b.index(x, y)
             won = b.wins_at(m, b.side)
             b.play(m, b.side)

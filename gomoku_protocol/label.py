@@ -19,14 +19,14 @@ Rerun it with::
 ``--skip old.txt.gz`` leaves out the positions an earlier run labelled, to extend its file.
 """
 
-import queue
 import re
 import sys
 import time
 from typing import Optional
 
 from engine_core.args import ArgParser, UsageError, guarded, positive_int
-from engine_core.process import EngineProcess, StartError
+from engine_core.ends import Forfeit
+from engine_core.seat import EngineSeat
 from gomoku_protocol.fit import MATE, features, read_text
 from gomoku_protocol.position import Board
 from gomoku_protocol.record import SgfGame, format_pos, parse_pos, read_sgf_games
@@ -73,48 +73,36 @@ def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
     return out
 
 
-class Brain:
+class Brain(EngineSeat):
     """A Gomocup brain process asked for its score of one position at a time.
 
-    It runs as the match referee runs an engine (:class:`engine_core.process.EngineProcess`: its
-    output read by a thread of its own, its whole process group killed on stop), so an answer that
-    never comes (Rapfi once stopped answering after a few hundred positions, both processes waiting
-    on a read) costs ``patience_s``: the brain is then restarted and the position skipped.
+    It sits on an :class:`engine_core.seat.EngineSeat` as a match's engines do (its output read by a
+    thread of its own, its whole process group killed on stop), so an answer that never comes (Rapfi
+    once stopped answering after a few hundred positions, both processes waiting on a read) costs
+    ``patience_s``: the brain is then restarted and the position skipped. A brain that cannot start,
+    does not answer START, or ends its output is a UsageError.
     """
 
     def __init__(self, command: str, depth: int, turn_ms: int, patience_s: float = 20.0) -> None:
-        self.command = command
         self.setup = ["START 15", "INFO rule 0", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
                       f"INFO max_depth {depth}"]
         self.patience_s = patience_s
         self.restarts = 0
-        self._start()
+        self._start(command)
 
-    def _start(self) -> None:
+    def _start(self, command: str) -> None:
         try:
-            self.proc = EngineProcess(self.command, None)
-        except StartError as exc:
-            raise UsageError(str(exc)) from None
-        for command in self.setup:
-            self.proc.send(command)
-        while (line := self._line(self.patience_s)) != "OK":
-            if line is None:
-                raise UsageError(f"the brain did not answer START within {self.patience_s:g} s")
-
-    def _line(self, timeout: float) -> Optional[str]:
-        """The brain's next line; None if none came within ``timeout`` seconds."""
-        try:
-            line = self.proc.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-        if line is None:
-            raise UsageError("the brain ended its output")
-        return line
+            self.start(command)
+            for line in self.setup:
+                self.send(line)
+            self.reply(time.monotonic() + self.patience_s, lambda line: line == "OK")
+        except Forfeit as exc:
+            raise UsageError(f"the brain did not answer START within {self.patience_s:g} s: {exc}") from None
 
     def _restart(self) -> None:
-        self.proc.stop(grace=0.0)
+        self.stop("", grace=0.0)
         self.restarts += 1
-        self._start()
+        self._start(self.command)
 
     def score(self, moves: str) -> tuple[Optional[int], str]:
         """The brain's score for the side to move after ``moves`` (None if it printed none) and
@@ -123,11 +111,13 @@ class Brain:
         mover = len(stones) % 2
         board = [f"{x},{y},{1 if n % 2 == mover else 2}" for n, (x, y) in enumerate(stones)]
         for command in ["YXHASHCLEAR", "BOARD", *board, "DONE"]:
-            self.proc.send(command)
+            self.send(command)
         deadline = time.monotonic() + self.patience_s
         got: Optional[int] = None
         while True:
-            line = self._line(deadline - time.monotonic())
+            line = self.line(deadline)
+            if line is None and self.gone:
+                raise UsageError("the brain ended its output")
             if line is None:
                 self._restart()
                 return None, ""
@@ -139,8 +129,7 @@ class Brain:
                 got = score
 
     def close(self) -> None:
-        self.proc.send("END")
-        self.proc.stop(grace=10.0)
+        self.stop("END", grace=10.0)
 
 
 def parser() -> ArgParser:

@@ -13,7 +13,6 @@ both armies start alike; with no set each engine deploys its own.
 """
 
 import io
-import json
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
@@ -31,9 +30,6 @@ from junqi_protocol.rules import check_lineup
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
-
-FORFEIT_REASONS = {"time": "time", "illegal": "illegal", "crash": "crash", "lineup": "illegal", "protocol": "illegal"}
-
 
 class GivenLineup:
     """A seat whose lineup is imposed: the referee asks for one, the engine is told which."""
@@ -100,34 +96,12 @@ class JunqiSetup:
                 agent.log_to(log)
             agents.append(GivenLineup(agent, self.lineups[job.opening]) if self.lineups else agent)
         text = io.StringIO()
-        game = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms).play(job.number, agents)
+        referee = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms)
+        game = referee.play(job.number, agents)
         first_team = board.team(who.index(0))
         score = 0.5 if game.winner < 0 else 1.0 if game.winner == first_team else 0.0
-        return Outcome(job.number, score, game.reason, game.ply, forfeits(text.getvalue(), board, who),
-                       {"games.jsonl": text.getvalue()})
-
-
-def forfeits(record: str, board: Board, who: list[int]) -> list[tuple[int, str]]:
-    """(engine, kind) for every seat the record puts out on time, for an illegal answer or a crash.
-
-    A move over ``movetime`` is a pass; when that pass puts the seat out (its last pass allowed), the
-    seat is out on time too.
-
-    >>> b = Board("2p")
-    >>> forfeits('{"type": "step", "seat": "S", "action": "timeout", "events": ["pass S timeout", "out S passes"]}', b, [1, 0])
-    [(1, 'time')]
-    """
-    out = []
-    for line in record.splitlines():
-        obj = json.loads(line)
-        seat = obj.get("seat", "")
-        if obj["type"] == "step" and obj.get("action") == "out" and obj.get("reason") in FORFEIT_REASONS:
-            out.append((who[board.letters.index(seat)], FORFEIT_REASONS[obj["reason"]]))
-        elif obj["type"] == "step" and obj.get("action") == "timeout" and any(e.startswith(f"out {seat} ") for e in obj["events"]):
-            out.append((who[board.letters.index(seat)], "time"))
-        elif obj["type"] == "lineup" and "error" in obj:
-            out.append((who[board.letters.index(seat)], "illegal"))
-    return out
+        return Outcome(job.number, score, game.reason, game.ply, [(who[seat], end) for seat, end in referee.forfeits],
+                       {"games.jsonl": text.getvalue()}, referee.end)
 
 
 DEFAULT_PROTO = ""  # a bare command speaks our line protocol, random and events are built in

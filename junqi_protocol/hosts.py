@@ -1,12 +1,13 @@
-"""The referee's side of a seat: a built-in player in process, or an engine over pipes speaking our
-line protocol or CCGC. Every kind of failure becomes an :class:`AgentError` the referee rules on."""
+"""The referee's side of a seat: a built-in player in process, or an engine over pipes (on the core's
+:class:`engine_core.seat.EngineSeat`) speaking our line protocol or CCGC. Every kind of failure becomes
+an :class:`AgentError` the referee rules on."""
 
-import queue
 import time
 from typing import Optional
 
 from junqi_protocol.board import Board
-from engine_core.process import POLL, EngineProcess, StartError
+from engine_core.ends import End, Forfeit
+from engine_core.seat import EngineSeat
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.players import Engine
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
@@ -18,12 +19,18 @@ ABORTED = -2  # finish() of a game the referee could not finish by the rules
 END_ABNORMAL = 2
 
 
-class AgentError(Exception):
-    """``reason`` is ``crash``, ``timeout`` or ``protocol``."""
+# The record's word for each way a seat fails: a reply missing its deadline is a ``timeout`` whether a
+# clock ran (the referee then rules on the clock) or not.
+WORDS = {End.CRASH: "crash", End.TIME: "timeout", End.NO_ANSWER: "timeout", End.ILLEGAL: "protocol"}
 
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason: str = reason
+
+class AgentError(Forfeit):
+    """A seat's failure: ``end`` typed, ``reason`` the record's word for it (``crash``, ``timeout`` or
+    ``protocol``), the message ``reason: detail`` as the record shows it."""
+
+    def __init__(self, end: End, detail: str) -> None:
+        super().__init__(end, f"{WORDS[end]}: {detail}")
+        self.reason: str = WORDS[end]
         self.detail: str = detail
 
 
@@ -97,7 +104,7 @@ class LocalAgent(Agent):
         try:
             return self.engine.lineup(given)
         except ValueError as exc:
-            raise AgentError("protocol", str(exc)) from None
+            raise AgentError(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:
         self.engine.begin(visible)
@@ -120,7 +127,7 @@ class LocalAgent(Agent):
         self.engine.close()
 
 
-class PipeAgent(Agent):
+class PipeAgent(Agent, EngineSeat):
     """An engine process; each game gets a fresh one so a crash cannot leak into the next game.
 
     Replies are tied to the request they answer: each request follows an acknowledgement request
@@ -137,28 +144,22 @@ class PipeAgent(Agent):
         self.name = command
         self.handshake = handshake
         self.stderr_path: Optional[str] = None
-        self.engine: Optional[EngineProcess] = None
         self.unsynced = 0
         self.dropped: list[str] = []
         self.dropped_more = 0
 
     @property
     def dead(self) -> bool:
-        """The engine exited, closed its output or its input: it cannot play on."""
-        e = self.engine
-        return e is not None and (e.exited() or e.broken or e.status is not None)
+        """The engine was started and exited, closed its output or its input: it cannot play on."""
+        return self.proc is not None and self.gone
 
     def _start(self) -> None:
         self.unsynced = 0
         self.dropped, self.dropped_more = [], 0
         try:
-            self.engine = EngineProcess(self.command, self.stderr_path)
-        except StartError as exc:
-            raise AgentError("crash", str(exc)) from None
-
-    def send(self, line: str) -> None:
-        if self.engine is not None:
-            self.engine.send(line)
+            self.start(self.command, self.stderr_path)
+        except Forfeit as exc:
+            raise AgentError(exc.end, str(exc)) from None
 
     def resync(self) -> None:
         """What the engine writes before its next acknowledgement is old: the answer to a request not
@@ -168,15 +169,15 @@ class PipeAgent(Agent):
             self.send(self.sync_request)
 
     def request(self, line: str, timeout: float) -> str:
-        """Send a request and return its answer; an answer that misses ``timeout`` is never taken later.
-        Where the protocol has an acknowledgement the request follows one: a line the engine wrote before
-        it answers something older even when it arrives after :meth:`drain` has looked."""
+        """Send a request and return its answer; an answer that misses ``timeout`` is never taken later
+        (and is out of time). Where the protocol has an acknowledgement the request follows one: a line the
+        engine wrote before it answers something older even when it arrives after :meth:`drain` has looked."""
         self.drain()
         if self.sync_request:
             self.resync()
         self.send(line)
         try:
-            return self.read(timeout)
+            return self.read(timeout, End.TIME)
         except AgentError as exc:
             if exc.reason == "timeout":
                 self.resync()
@@ -202,15 +203,7 @@ class PipeAgent(Agent):
 
     def drain(self) -> None:
         """Drop lines that arrived while nothing was asked: they cannot answer the coming request."""
-        assert self.engine is not None
-        for _ in range(self.engine.lines.qsize()):  # what is there now: a flooding engine refills it
-            try:
-                line = self.engine.lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self.engine.lines.put(None)  # leave the end of output for read() to report
-                return
+        for line in self.pending():
             if self._live(line):
                 self._drop(line)
 
@@ -222,39 +215,32 @@ class PipeAgent(Agent):
     def log_to(self, path: str) -> None:
         self.stderr_path = path
 
-    def read(self, timeout: float) -> str:
-        """The engine's next reply within ``timeout`` seconds (info and blank lines never count)."""
-        if self.engine is None:
-            raise AgentError("crash", "the engine is not running")
+    def read(self, timeout: float, late: End = End.NO_ANSWER) -> str:
+        """The engine's next reply within ``timeout`` seconds (info and blank lines never count); a reply
+        that does not come in time fails as ``late`` says, one that cannot come any more is a crash."""
+        if self.proc is None:
+            raise AgentError(End.CRASH, "the engine is not running")
         deadline = time.monotonic() + timeout
         while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.engine.lines.get(timeout=max(0.0, min(POLL, left)))
-            except queue.Empty:
-                if self.engine.exited():
-                    raise AgentError("crash", "the engine has exited") from None
-                if left <= 0:
-                    raise AgentError("timeout", f"no reply within {timeout:.1f}s") from None
-                continue
+            line = self.line(deadline)
             if line is None:
-                self.engine.lines.put(None)
-                raise AgentError("crash", "the engine closed its output")
+                end = self.silence(late)
+                raise AgentError(end, "the engine has exited or closed its output" if end is End.CRASH
+                                 else f"no reply within {timeout:.1f}s")
             if self._live(line):
                 return line
             if time.monotonic() > deadline:  # an endless stream of stale lines is still no answer
-                raise AgentError("timeout", f"no reply within {timeout:.1f}s")
+                raise AgentError(late, f"no reply within {timeout:.1f}s")
 
     def quit(self) -> None:
-        if self.engine is not None and self.engine.status is None:
+        if self.proc is not None and self.proc.status is None:
             if self.quit_line():
                 self.send(self.quit_line())
-            self.engine.close_input()
+            self.proc.close_input()
 
     def close(self) -> None:
-        if self.engine is not None:
-            self.quit()
-            self.engine.stop()
+        self.quit()
+        self.stop("")
 
     def quit_line(self) -> str:
         return "quit"
@@ -280,7 +266,7 @@ class LineAgent(PipeAgent):
             elif line == "junqiok":
                 break
             elif not line.startswith(("id ", "option ")):
-                raise AgentError("protocol", f"expected junqiok, got {line[:60]!r}")
+                raise AgentError(End.ILLEGAL, f"expected junqiok, got {line[:60]!r}")
         for name, value in self.options:
             self.send(f"setoption name {name} value {value}")
         self.send(f"newgame {board.variant} {board.letters[seat]} {rules.text()} time={time_ms} movetime={movetime_ms}")
@@ -289,10 +275,10 @@ class LineAgent(PipeAgent):
         self.send(f"lineup {given}".rstrip())
         line = self.read(timeout)
         if not line.startswith("lineup "):
-            raise AgentError("protocol", f"expected a lineup, got {line[:60]!r}")
+            raise AgentError(End.ILLEGAL, f"expected a lineup, got {line[:60]!r}")
         text = line[7:].strip()
         if given and short_lineup(text) != short_lineup(given):
-            raise AgentError("protocol", f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
+            raise AgentError(End.ILLEGAL, f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
         return text
 
     def begin(self, visible: dict[int, str]) -> None:
@@ -348,7 +334,7 @@ class CcgcAgent(PipeAgent):
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         if board.variant != "2p":
-            raise AgentError("protocol", "CCGC engines play only the two-player game")
+            raise AgentError(End.ILLEGAL, "CCGC engines play only the two-player game")
         self.board = board
         self.seat = seat
         self.last = "0000 3 00"
@@ -357,7 +343,7 @@ class CcgcAgent(PipeAgent):
         self.send("INFO 1.0")
         line = self.read(self.handshake)
         if not line.startswith("NAME"):
-            raise AgentError("protocol", f"expected NAME, got {line[:60]!r}")
+            raise AgentError(End.ILLEGAL, f"expected NAME, got {line[:60]!r}")
         self.name = line[4:].strip() or self.command
         self.send(f"START {seat} {max(1, time_ms // 1000)} {rules.nocapture}")
 
@@ -365,7 +351,7 @@ class CcgcAgent(PipeAgent):
         # CCGC has no way to impose a lineup: the engine always deploys its own.
         line = self.read(timeout)
         if not line.startswith("ARRAY "):
-            raise AgentError("protocol", f"expected ARRAY, got {line[:60]!r}")
+            raise AgentError(End.ILLEGAL, f"expected ARRAY, got {line[:60]!r}")
         return line[6:].strip()
 
     def begin(self, visible: dict[int, str]) -> None:

@@ -20,6 +20,7 @@ import time
 import traceback
 from typing import Any, Optional, TextIO
 
+from engine_core.ends import End
 from engine_core.args import (ArgParser, UsageError, guarded, natural_int, positive_float, positive_int, program,
                               readable_file, writable_file)
 from junqi_protocol.board import Board
@@ -68,6 +69,8 @@ class Referee:
         self.ended = False  # and its ``end`` line
         self.deals: list[list[str]] = []  # fixed lineups by seat (--lineups), one deal per round of seats
         self.deal_every = 1  # games per deal: one for each engine's turn in every seat
+        self.forfeits: list[tuple[int, End]] = []  # this game's (seat, how) for each seat put out by a failure
+        self.end = End.RESULT  # how this game ended: the failure whose seat's going out ended it, if one did
 
     def dealt(self, number: int, seat: int) -> str:
         """The lineup game ``number`` deals to ``seat``; empty when the engines choose their own."""
@@ -81,6 +84,7 @@ class Referee:
         game = Game(board, Rules(self.variant, self.rules_text))
         self.number = number
         self.headed = self.ended = False
+        self.forfeits, self.end = [], End.RESULT
         try:
             self._play(number, board, game, agents)
         except Exception:  # noqa: BLE001 - a referee bug must still leave a complete record
@@ -142,7 +146,7 @@ class Referee:
         rec = self.recorder
         seats = range(board.seats)
         lineups: dict[int, str] = {}
-        rejected: dict[int, str] = {}
+        rejected: dict[int, AgentError] = {}
         for seat in seats:
             agent = agents[seat]
             try:
@@ -151,25 +155,27 @@ class Referee:
                 err = check_lineup(text)
                 if err is not None:
                     agent.error(f"lineup rejected: {err}")
-                    raise AgentError("protocol", f"lineup {text[:40]!r}: {err}")
+                    raise AgentError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
                 lineups[seat] = short_lineup(text)
             except AgentError as exc:
-                rejected[seat] = str(exc)
+                rejected[seat] = exc
                 sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({agent.name}): {exc}\n")
         self._head(game, agents)
         for seat, text in sorted(lineups.items()):
             game.place(seat, parse_lineup(text))
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
         for seat, why in sorted(rejected.items()):
-            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": why})
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
             agents[seat].close()  # out before play began: its seat is over
         events: list[Event] = []
-        for seat in sorted(rejected):
-            events += game.eliminate(seat, "lineup")
+        for seat, why in sorted(rejected.items()):
+            events += self._out(game, seat, "lineup", why.end)
         for seat in seats:
             if seat in lineups:
                 agents[seat].begin(self._visible(board, game.rules, seat, lineups))
-        events += game.start()
+        started = game.start()
+        events += started
+        self._decided(started)
         rec.write({"type": "start", "game": number, "events": [e.text(board) for e in events]})
         self._broadcast(game, agents, events)
         clock = [self.time_ms] * board.seats
@@ -200,18 +206,21 @@ class Referee:
         clock[seat] -= ms
         step["ms"] = ms
         if failure is None and ms > self.movetime_ms:
-            failure = AgentError("timeout", f"replied after {ms} ms")
+            failure = AgentError(End.TIME, f"replied after {ms} ms")
         dropped = agent.take_dropped()
         if dropped:
             step["dropped"] = dropped
         if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
             step["action"] = "timeout"
             got = game.pass_turn("timeout")
+            if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time
+                self.forfeits.append((seat, End.TIME))
+                self._decided(got)
         elif failure is not None:
             step["action"] = "out"
             step["reason"] = "time" if failure.reason == "timeout" else failure.reason
             step["error"] = failure.detail
-            got = game.eliminate(seat, step["reason"])
+            got = self._out(game, seat, step["reason"], End.TIME if failure.reason == "timeout" else failure.end)
         elif reply == "pass":
             step["action"] = "pass"
             got = game.pass_turn("pass")
@@ -224,9 +233,21 @@ class Referee:
             else:
                 agent.error(problem)
                 step.update(action="out", reason="illegal", reply=reply[:200], error=problem)
-                got = game.eliminate(seat, "illegal")
+                got = self._out(game, seat, "illegal", End.ILLEGAL)
         step["events"] = [e.text(board) for e in got]
         return step, got
+
+    def _out(self, game: Game, seat: int, word: str, end: End) -> list[Event]:
+        """Put ``seat`` out for a failure: ``word`` for the record, ``end`` typed; the events."""
+        got = game.eliminate(seat, word)
+        self.forfeits.append((seat, end))
+        self._decided(got)
+        return got
+
+    def _decided(self, events: list[Event]) -> None:
+        """The game ended with ``events``: by the last failure that put a seat out, if one did."""
+        if self.forfeits and any(e.kind == "end" for e in events):
+            self.end = self.forfeits[-1][1]
 
     @staticmethod
     def _move(game: Game, reply: str) -> tuple[list[Event], Optional[str]]:
@@ -259,7 +280,7 @@ class Referee:
             for seat, agent in enumerate(agents):
                 if agent.dead and game.alive[seat] and not game.over:
                     agent.close()
-                    got = game.eliminate(seat, "crash")
+                    got = self._out(game, seat, "crash", End.CRASH)
                     self.recorder.write({"type": "step", "game": self.number, "ply": game.ply, "seat": game.board.letters[seat],
                                          "action": "out", "reason": "crash", "ms": 0,
                                          "events": [e.text(game.board) for e in got]})

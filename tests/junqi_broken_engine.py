@@ -11,6 +11,7 @@ from its third move request on (``ASKED``) misbehaves as MODE says:
 ``garbage`` sends a line that is no move
 ``longline`` sends a line of a million bytes
 ``lineup``  offers an illegal lineup (before any move)
+``mute``    answers the handshake, then never a lineup
 ``own``     answers a dealt lineup with a lineup of its own
 ``fair``    plays by the rules throughout
 ``late``    answers the third request after ``LATE`` seconds, then plays on normally
@@ -98,7 +99,7 @@ def main(mode: str) -> None:
         elif cmd == "newgame":
             board = Board(words[1])
             engine.new_game(words[1], board.letters.index(words[2]), Rules(words[1]))
-        elif cmd == "lineup":
+        elif cmd == "lineup" and mode != "mute":
             given = "" if mode == "own" else " ".join(words[1:])
             say("lineup " + ("abccddeeffggghhhiiijjkklk" if mode == "lineup" else engine.lineup(given)))
         elif cmd == "start":

@@ -276,4 +276,4 @@ def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
     dropped = agent.take_dropped()
     assert dropped[:20] == ["stale"] * 20 and dropped[20].startswith("... and ")
     agent.close()
-    assert agent.engine.exit_code() is not None
+    assert agent.proc is not None and agent.proc.exit_code() is not None

@@ -13,6 +13,7 @@ import pytest
 import gomoku_protocol.arena as gomoku
 import junqi_protocol.arena as junqi
 import ucci_engine.arena as xiangqi
+from ucci_engine import referee
 from conftest import DATA
 from engine_core.matchcli import main, read_book
 from gomoku_protocol.record import read_psq
@@ -29,6 +30,14 @@ def match(capsys, *argv: str) -> tuple[dict[int, tuple[str, int]], str]:
     out = capsys.readouterr().out
     games = {int(m[1]): (m[2], int(m[3])) for m in map(GAME_LINE.match, out.splitlines()) if m}
     return games, out
+
+
+def counted(name: str, kind: str, games: int = 2) -> list[str]:
+    """The table's forfeits of the first engine, ``name``, and its line of ends, when that engine lost all
+    ``games`` by ``kind`` (a typed end: ``result`` when they ended by the rules)."""
+    forfeits = [(k, games if k == kind else 0) for k in ("time", "illegal", "crash", "no answer")]
+    ends = [("result", games if kind == "result" else 0), *forfeits]
+    return [f"forfeits: {name} " + ", ".join(f"{k} {n}" for k, n in forfeits) + ";", "ends: " + ", ".join(f"{k} {n}" for k, n in ends)]
 
 
 def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_reads_back(capsys, tmp_path):
@@ -50,7 +59,7 @@ def test_xiangqi_ucci_against_uci_from_an_opening_file_writes_pgn_that_cchess_re
         pos = Position.from_fen(fen)
         assert all(pos.push_name(m) for m in ours)
         assert f'[Termination "{reason}"]' in text
-    assert "forfeits: ucci time 0, illegal 0, crash 0; uci time 0, illegal 0, crash 0" in out
+    assert all(line in out for line in counted("ucci", "result", 4))
 
 
 def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(capsys, tmp_path):
@@ -60,17 +69,19 @@ def test_an_engine_that_cannot_start_forfeits_by_crash_and_is_counted_apart(caps
     assert '[Result "1-0"]' in (tmp_path / "game00001.pgn").read_text()
     assert '[Result "0-1"]' in (tmp_path / "game00002.pgn").read_text()
     assert "sanqi                                2     2     0     0" in out
-    assert "broken time 0, illegal 0, crash 2" in out
+    assert "broken time 0, illegal 0, crash 2, no answer 0" in out
+    assert counted("broken", "crash")[1] in out  # the line of ends
 
 
 def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, tmp_path):
-    games, _ = match(capsys, "--game", "gomoku", "--engine", "cmd=sanqi --protocol gomocup", "name=first",
+    games, out = match(capsys, "--game", "gomoku", "--engine", "cmd=sanqi --protocol gomocup", "name=first",
                        "--engine", "cmd=sanqi --protocol gomocup", "name=second", "--games", "2", "--turn-ms", "200",
                        "--match-ms", "0", "--records", str(tmp_path))
     assert sorted(games) == [1, 2]
     for number, (reason, plies) in games.items():
         psq = read_psq((tmp_path / f"game{number:05d}.psq").read_text())
         assert len(psq.moves) == plies and psq.width == 15
+    assert counted("first", "result")[1] in out
     sgf = (tmp_path / "games.sgf").read_text()
     assert sgf.count("(;FF[4]GM[4]") == 2
     for number, (reason, plies) in games.items():
@@ -81,9 +92,10 @@ def test_gomoku_two_brain_processes_under_the_referee_write_psq_and_sgf(capsys, 
 
 @pytest.mark.parametrize("variant, seats, concurrency", [("2p", 2, "1"), ("4p", 4, "2")])
 def test_junqi_matches_with_built_in_players_replay_cleanly(capsys, tmp_path, variant, seats, concurrency):
-    games, _ = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
+    games, out = match(capsys, "--game", "junqi", "--variant", variant, "--engine", "cmd=events", "--engine", "cmd=random",
                        "--games", "4", "--seed", "1", "--records", str(tmp_path), "--concurrency", concurrency)
     assert sorted(games) == [1, 2, 3, 4]
+    assert all(line in out for line in counted("events", "result", 4))
     recorded = read_games((tmp_path / "games.jsonl").read_text().splitlines())  # games in number order
     assert len(recorded) == 4
     for lines in recorded:
@@ -138,7 +150,7 @@ for line in sys.stdin:
     words = line.split()
     if not words:
         continue
-    if words[0] == "START":
+    if words[0] == "START" and mode != "mute":
         print("OK", flush=True)
     elif words[0] in ("BEGIN", "TURN", "DONE"):
         if mode == "exit":
@@ -152,15 +164,18 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.parametrize("mode, kind", [("slow", "time"), ("garbage", "illegal"), ("occupied", "illegal"), ("exit", "crash")])
-def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp_path, mode, kind):
+@pytest.mark.parametrize("mode, kind", [("slow", "time"), ("garbage", "illegal"), ("occupied", "illegal"), ("exit", "crash"),
+                                        ("mute", "no answer")])
+def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp_path, monkeypatch, mode, kind):
+    if mode == "mute":  # it never answers START: a shorter wait than a real brain's loading its weights is allowed
+        monkeypatch.setattr(gomoku, "START_SECONDS", 3.0)
     (tmp_path / "brain.py").write_text(FAKE_BRAIN)
     (tmp_path / "book.txt").write_text("0,0, 1,0\n")  # the centre (7,7) is taken, black to move
     games, out = match(capsys, "--game", "gomoku", "--engine", f"cmd={sys.executable} {tmp_path / 'brain.py'} {mode}",
                        "name=fake", "--engine", "cmd=baseline", "proto=builtin", "--games", "2", "--turn-ms", "500",
                        "--openings", str(tmp_path / "book.txt"))
-    assert [reason.split(":")[0].split()[-1] for reason, _ in games.values()] == [kind, kind]
-    assert f"fake {' '.join(f'{k} {2 if k == kind else 0},' for k in ('time', 'illegal', 'crash'))}"[:-1] in out
+    assert [reason.split(":")[0].split(None, 1)[1] for reason, _ in games.values()] == [kind, kind]
+    assert all(line in out for line in counted("fake", kind))
 
 
 def test_the_idle_gomoku_brain_is_suspended(tmp_path):
@@ -261,14 +276,15 @@ def test_engine_stderr_is_kept_per_game_and_seat_on_request(capsys, tmp_path):
     assert "hello from the engine" in (tmp_path / "logs" / "game2-black.log").read_text()
 
 
-@pytest.mark.parametrize("mode, kind", [("hang", "time"), ("illegal", "illegal"), ("crash", "crash"), ("lineup", "illegal")])
+@pytest.mark.parametrize("mode, kind", [("hang", "time"), ("illegal", "illegal"), ("crash", "crash"), ("lineup", "illegal"),
+                                        ("mute", "no answer")])
 def test_a_junqi_engine_that_misbehaves_forfeits_by_kind(capsys, mode, kind):
     broken = f"cmd={sys.executable} {DATA.parent / 'junqi_broken_engine.py'} {mode}"
     games, out = match(capsys, "--game", "junqi", "--engine", broken, "name=broken", "--engine", "cmd=events",
                        "--games", "2", "--movetime", "3", "--seed", "2")  # 3 s: ample for a fair answer
     assert len(games) == 2
     assert "broken                               2     0     0     2" in out
-    assert f"broken {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
+    assert all(line in out for line in counted("broken", kind))
 
 
 FAKE_UCCI = """
@@ -276,7 +292,7 @@ import sys
 mode = sys.argv[1]
 for line in sys.stdin:
     words = line.split()
-    if words[:1] == ["ucci"]:
+    if words[:1] == ["ucci"] and mode != "mute":
         print("ucciok", flush=True)
     elif words[:1] == ["go"]:
         if mode == "exit":
@@ -288,11 +304,13 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.parametrize("mode, kind", [("illegal", "illegal"), ("silent", "time"), ("exit", "crash")])
-def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, mode, kind):
+@pytest.mark.parametrize("mode, kind", [("illegal", "illegal"), ("silent", "time"), ("exit", "crash"), ("mute", "no answer")])
+def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, monkeypatch, mode, kind):
+    if mode == "mute":  # it never answers ucci: a shorter wait, still ample for sanqi to start on a loaded machine
+        monkeypatch.setattr(referee, "HANDSHAKE_SECONDS", 10.0)
     (tmp_path / "engine.py").write_text(FAKE_UCCI)
     games, out = match(capsys, "--game", "xiangqi", "--engine", f"cmd={sys.executable} {tmp_path / 'engine.py'} {mode}",
                        "name=fake", "--engine", "cmd=sanqi", "depth=1", "--tc", "1+0", "--games", "2")  # sanqi has no clock to lose on
     assert len(games) == 2
     assert "fake                                 2     0     0     2" in out
-    assert f"fake {', '.join(f'{k} {2 if k == kind else 0}' for k in ('time', 'illegal', 'crash'))};" in out
+    assert all(line in out for line in counted("fake", kind))

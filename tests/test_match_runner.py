@@ -4,6 +4,7 @@ import io
 from dataclasses import dataclass
 
 from engine_core.arena import Job, LocalPool, Outcome, run_match, schedule, table
+from engine_core.ends import End
 from engine_core.stats import Sprt
 
 
@@ -19,9 +20,10 @@ class Scripted:
 
     def play(self, job: Job) -> Outcome:
         lost = job.number in self.losses or job.number in self.time_forfeits
-        forfeits = [(0, "time")] if job.number in self.time_forfeits else []
+        forfeits = [(0, End.TIME)] if job.number in self.time_forfeits else []
         return Outcome(job.number, 0.0 if lost else 1.0, "time" if forfeits else "mate", 10, forfeits,
-                       {"all.txt": f"game {job.number} opening {job.opening} swapped {job.swapped}\n"})
+                       {"all.txt": f"game {job.number} opening {job.opening} swapped {job.swapped}\n"},
+                       End.TIME if forfeits else End.RESULT)
 
 
 class Terminal(io.StringIO):
@@ -44,11 +46,12 @@ def test_a_match_counts_games_pairs_and_forfeits_apart(tmp_path):
                         records=str(tmp_path), concurrency=2)
     t = summary.tally
     assert (t.wins, t.draws, t.losses, t.pentanomial) == (4, 0, 2, [0, 0, 2, 0, 1])  # pairs: 1+0, 1+1, 0+1
-    assert summary.forfeits(0, "time") == 1 and summary.forfeits(1, "time") == 0
+    assert summary.forfeits(0, End.TIME) == 1 and summary.forfeits(1, End.TIME) == 0
     lines = out.getvalue().splitlines()
     assert len(lines) == 6 and all(line.startswith("game ") and "ETA" in line for line in lines)
     final = table(summary)
-    assert "forfeits: new time 1, illegal 0, crash 0; old time 0, illegal 0, crash 0" in final
+    assert "forfeits: new time 1, illegal 0, crash 0, no answer 0; old time 0, illegal 0, crash 0, no answer 0" in final
+    assert "ends: result 5, time 1, illegal 0, crash 0, no answer 0" in final
     assert "pentanomial [0, 0.5, 1, 1.5, 2]: [0, 0, 2, 0, 1]" in final
     assert sorted((tmp_path / "all.txt").read_text().splitlines()) == sorted(
         f"game {j.number} opening {j.opening} swapped {j.swapped}" for j in schedule(6, 3))

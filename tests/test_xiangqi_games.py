@@ -56,7 +56,7 @@ def test_full_games_against_fairy_stockfish_at_10s_plus_100ms() -> None:
         red, black = (us, peer) if game == 0 else (peer, us)
         try:
             result = play_game(red, black, 10000, 100, 160)
-            alive = us.proc.poll() is None
+            alive = not us.gone
         finally:
             us.close()
             peer.close()

@@ -26,15 +26,15 @@ the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``
 
 import os
 import shlex
-import time
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional
 
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
+from engine_core.ends import End, Forfeit
 from engine_core.matchcli import engine_command, read_book
-from ucci_engine.referee import GameResult, UcciPlayer, play_game, time_control
+from ucci_engine.referee import HANDSHAKE_SECONDS, GameResult, UcciPlayer, play_game, time_control
 from ucci_engine.position import START_FEN, Position
 
 if TYPE_CHECKING:
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 
 BALANCED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "balanced.epd")
 DEFAULT_PROTO = "ucci"
-HANDSHAKE_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -56,24 +55,13 @@ class XEngine:
     nodes: int = 0
 
 
-class StartFailed(Exception):
-    """The engine did not start or did not finish its handshake."""
-
-
 class Player(UcciPlayer):
     """A :class:`UcciPlayer` that may speak UCI, search to a fixed limit and keep its stderr."""
 
     def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
         self.engine = engine
         self.times = times  # milliseconds per ply, shared by both players of a game
-        err: Optional[IO[bytes]] = open(log, "ab") if log else None  # noqa: SIM115 - closed below, the engine keeps its copy
-        try:
-            super().__init__(list(engine.command), dict(engine.options), err)
-        except OSError as exc:
-            raise StartFailed(f"cannot start {shlex.join(engine.command)}: {exc}") from None
-        finally:
-            if err is not None:
-                err.close()
+        super().__init__(list(engine.command), dict(engine.options), log)
 
     def handshake(self, options: dict[str, str]) -> None:
         if self.engine.proto != "uci":
@@ -86,10 +74,9 @@ class Player(UcciPlayer):
         self.send("isready")
         self.expect("readyok")
 
-    def expect(self, word: str) -> None:
-        if self.wait_for(word, HANDSHAKE_SECONDS) is None:
-            self.close()
-            raise StartFailed(f"{shlex.join(self.command)}: no {word}")
+    @property
+    def limited(self) -> bool:
+        return bool(self.engine.depth or self.engine.nodes)
 
     def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
         if self.engine.depth:
@@ -99,18 +86,16 @@ class Player(UcciPlayer):
         if self.engine.proto == "uci":
             red, black = (mine, theirs) if red_to_move else (theirs, mine)
             return f"go wtime {red} btime {black} winc {inc} binc {inc}"
-        return f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}"
+        return super().go(red_to_move, mine, inc, theirs)
+
+    def patience(self, mine: int) -> float:
+        return HANDSHAKE_SECONDS * 10 if self.limited else super().patience(mine)
 
     def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        red_to_move = (fen.split()[1:2] != ["b"]) == (len(moves) % 2 == 0)
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        start = time.monotonic()
-        self.send(self.go(red_to_move, mine, inc, theirs))
-        limited = self.engine.depth or self.engine.nodes
-        line = self.wait_for("bestmove", HANDSHAKE_SECONDS * 10 if limited else mine / 1000 + 2.0)
-        spent = time.monotonic() - start
+        """As :meth:`UcciPlayer.think`, the time kept in ``times``; a search to a fixed limit costs no clock."""
+        line, spent = super().think(fen, moves, mine, inc, theirs)
         self.times.append(int(spent * 1000))
-        return line or "", 0.0 if limited else spent
+        return line, 0.0 if self.limited else spent
 
 
 def book_line(text: str) -> str:
@@ -177,17 +162,6 @@ def replay(pgn: str) -> tuple[list[str], Optional[float]]:
     return seen, result
 
 
-def forfeit_kind(reason: str, loser: Player) -> str:
-    """time, illegal or crash for a lost game's reason; '' when the game was lost over the board."""
-    if "over time" in reason:
-        return "time"
-    if "illegal" in reason:
-        return "illegal"
-    if "no move" in reason:
-        return "crash" if loser.proc.poll() is not None else "time"
-    return ""
-
-
 @dataclass(frozen=True)
 class XiangqiSetup:
     engines: tuple[XEngine, XEngine]
@@ -215,30 +189,26 @@ class XiangqiSetup:
             for colour, engine in zip(("red", "black"), order):
                 try:
                     players.append(Player(self.engines[engine], self.log(job, colour), times))
-                except StartFailed as exc:
+                except Forfeit as exc:
                     lost = len(players)  # the colour that did not start loses
-                    result = GameResult(float(lost), f"{colour} did not start: {exc}", [])
-                    return self.outcome(job, order, fen, result, times, [(engine, "crash")])
+                    result = GameResult(float(lost), f"{colour} did not start: {exc}", [], exc.end)
+                    return self.outcome(job, order, fen, result, times)
             result = play_game(players[0], players[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
             for player in players:
                 player.close()
-        forfeits = []
-        if result.score != 0.5:
-            loser = int(result.score)  # the colour that lost: red (0) when red scored 0
-            kind = forfeit_kind(result.reason, players[loser])
-            if kind:
-                forfeits.append((order[loser], kind))
-        return self.outcome(job, order, fen, result, times, forfeits)
+        return self.outcome(job, order, fen, result, times)
 
-    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int],
-                forfeits: list[tuple[int, str]]) -> Outcome:
+    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int]) -> Outcome:
+        """The game for the runner; a forfeit is the loser's (red lost when red scored 0)."""
+        forfeits: list[tuple[int, End]] = [] if result.end is End.RESULT else [(order[int(result.score)], result.end)]
         score = result.score if order[0] == 0 else 1.0 - result.score
         tc = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
         text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, result.moves,
                                 times[:len(result.moves)], {1.0: "1-0", 0.0: "0-1"}.get(result.score, "1/2-1/2"),
                                 result.reason, tc))
-        return Outcome(job.number, score, result.reason, len(result.moves), forfeits, {f"game{job.number:05d}.pgn": text})
+        return Outcome(job.number, score, result.reason, len(result.moves), forfeits, {f"game{job.number:05d}.pgn": text},
+                       result.end)
 
 
 def add_options(p: ArgumentParser) -> None:

@@ -6,14 +6,14 @@ per wall-clock second and per second of its own CPU time: on a machine busy with
 second is what the engine does when it runs.
 """
 
+import math
 import os
-import shlex
-import subprocess
 import time
 from typing import Optional
 
 from engine_core.args import ArgParser, int_between, program, readable_file
 from engine_core.search import MAX_PLY, Limits, Searcher
+from engine_core.seat import EngineSeat
 from engine_core.tt import TransTable
 from ucci_engine.arena import replay
 from ucci_engine.engine import HASH_MB
@@ -85,41 +85,34 @@ def rate(nodes: int, seconds: float) -> int:
     return int(nodes / max(seconds, 1e-9))
 
 
-class Peer:
-    """A UCCI engine process driven line by line: ``say`` a command, read ``until`` a reply."""
+class Peer(EngineSeat):
+    """A UCCI engine process on an :class:`EngineSeat`, driven line by line: ``send`` a command, read
+    ``until`` a reply (``info`` lines included: they carry the node counts). Its stderr is discarded; it is
+    waited for as long as it lives, and killed with its process group when closed or when we exit."""
 
     # The opening exchange: each line sent, then the reply awaited ("" awaits nothing).
     HELLO: tuple[tuple[str, str], ...] = (("ucci", "ucciok"),)
-    STDERR: Optional[int] = None  # where the engine's stderr goes (None: ours)
 
     def __init__(self, command: str) -> None:
-        self.command = command
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.STDERR, text=True)
+        self.start(command, keep_info=True)
         for line, reply in self.HELLO:
-            self.say(line)
+            self.send(line)
             if reply:
                 self.until(reply)
 
-    def say(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
     def until(self, prefix: str | tuple[str, ...]) -> list[str]:
-        assert self.proc.stdout is not None
         seen = []
-        for line in self.proc.stdout:
-            seen.append(line.strip())
+        while (line := self.line(math.inf)) is not None:
+            seen.append(line)
             if line.startswith(prefix):
                 return seen
         raise RuntimeError(f"{self.command} ended before {prefix!r}")
 
     def search(self, fen: str, depth: int) -> tuple[int, float]:
         """Nodes and wall seconds of one search (the CPU time is read from the process around it)."""
-        self.say(f"position fen {fen}")
+        self.send(f"position fen {fen}")
         start = time.perf_counter()
-        self.say(f"go depth {depth}")
+        self.send(f"go depth {depth}")
         lines = self.until("bestmove")
         took = time.perf_counter() - start
         nodes = 0
@@ -135,17 +128,16 @@ class Peer:
         The ``stop`` behind it ends the search such a peer starts instead (ElephantEye); a peer that
         counts reads it when done, with nothing to stop.
         """
-        self.say(f"position fen {fen}")
+        self.send(f"position fen {fen}")
         start = time.perf_counter()
-        self.say(f"go perft {depth}")
-        self.say("stop")
+        self.send(f"go perft {depth}")
+        self.send("stop")
         line = self.until(("Nodes searched", "bestmove", "nobestmove"))[-1]
         took = time.perf_counter() - start
         return (int(line.split()[-1]) if line.startswith("Nodes") else -1), took
 
     def close(self) -> None:
-        self.say("quit")
-        self.proc.wait(5)
+        self.stop("quit", grace=5.0)
 
 
 def run(args: Optional[list[str]] = None) -> int:
@@ -187,11 +179,11 @@ def run(args: Optional[list[str]] = None) -> int:
     depths = opts.peer_depth + [PEER_DEPTH] * (len(peers) - len(opts.peer_depth))
     for peer, depth in zip(peers, depths):
         pn, ps = 0, 0.0
-        pcpu = cpu_seconds(peer.proc.pid)
+        pcpu = cpu_seconds(peer.pid)
         for fen in POSITIONS:
             n, s = peer.search(fen, depth)
             pn, ps = pn + n, ps + s
-        pcpu = cpu_seconds(peer.proc.pid) - pcpu
+        pcpu = cpu_seconds(peer.pid) - pcpu
         print(f"Peer {peer.command} to depth {depth}: {pn} nodes, {rate(pn, ps)} nodes/s; sanqi/peer = {nps / rate(pn, ps):.3f}")
         if pcpu > 0:
             print(f"  per CPU second: {rate(pn, pcpu)} nodes/s; sanqi/peer = {rate(nodes, cpu) / rate(pn, pcpu):.3f}")

@@ -7,25 +7,35 @@ after the ply limit. ``sanqi match --game xiangqi`` (``ucci_engine.arena``) play
 """
 
 import argparse
-import queue
-import subprocess
-import threading
+import shlex
 import time
-from typing import IO, Optional
+from typing import Optional
 
+from engine_core.ends import End, Forfeit
+from engine_core.seat import EngineSeat
 from ucci_engine.position import START_FEN, Position
 
+HANDSHAKE_SECONDS = 30.0
 
-class UcciPlayer:
-    """An engine process spoken to in UCCI with millisecond times."""
 
-    def __init__(self, command: list[str], options: dict[str, str], stderr: Optional[IO[bytes]] = None) -> None:
-        self.command = command
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=stderr or subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines: queue.Queue[Optional[str]] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.handshake(options)
+def is_bestmove(line: str) -> bool:
+    return line.startswith("bestmove") or line == "nobestmove"
+
+
+class UcciPlayer(EngineSeat):
+    """An engine process spoken to in UCCI with millisecond times, on an :class:`EngineSeat`.
+
+    Starting it waits for the handshake; an engine that cannot start, or does not finish its
+    handshake within :data:`HANDSHAKE_SECONDS`, raises :class:`Forfeit` (a crash, or no answer).
+    """
+
+    def __init__(self, command: list[str], options: dict[str, str], log: Optional[str] = None) -> None:
+        self.start(shlex.join(command), log)
+        try:
+            self.handshake(options)
+        except Forfeit:
+            self.close()
+            raise
 
     def handshake(self, options: dict[str, str]) -> None:
         self.send("ucci")
@@ -36,56 +46,49 @@ class UcciPlayer:
             self.send(f"setoption {name} {value}")
 
     def expect(self, word: str) -> None:
-        """Wait (30 s at most) for a handshake reply; a silent engine shows up at its first move."""
-        self.wait_for(word, 30.0)
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
+        """Wait for a handshake reply; Forfeit naming the command and the word when none comes."""
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except OSError:
-            pass
+            self.reply(time.monotonic() + HANDSHAKE_SECONDS, lambda line: line.startswith(word))
+        except Forfeit as exc:
+            raise Forfeit(exc.end, f"{self.command}: no {word}") from None
 
-    def wait_for(self, prefix: str, timeout: float) -> Optional[str]:
-        end = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                return None
-            if line is None:
-                return None
-            if line.startswith(prefix) or (prefix == "bestmove" and line == "nobestmove"):
+    def wait_for_move(self, timeout: float) -> str:
+        """The next ``bestmove`` (or ``nobestmove``) line within ``timeout`` seconds; '' when none came."""
+        deadline = time.monotonic() + timeout
+        while (line := self.line(deadline)) is not None:
+            if is_bestmove(line):
                 return line
+        return ""
+
+    def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
+        return f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}"
+
+    def patience(self, mine: int) -> float:
+        """Seconds to wait for a move with ``mine`` ms on the clock: past the clock, the move is lost anyway."""
+        return mine / 1000 + 2.0
 
     def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
         """The reply to ``go`` (a ``bestmove`` line, or '' when none came in time) and the seconds taken."""
+        red_to_move = (fen.split()[1:2] != ["b"]) == (len(moves) % 2 == 0)
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         start = time.monotonic()
-        self.send(f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}")
-        line = self.wait_for("bestmove", mine / 1000 + 2.0)
-        return line or "", time.monotonic() - start
+        self.send(self.go(red_to_move, mine, inc, theirs))
+        line = self.wait_for_move(self.patience(mine))
+        return line, time.monotonic() - start
 
     def close(self) -> None:
-        self.send("quit")
-        try:
-            self.proc.wait(3)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        self.stop("quit", grace=3.0)
 
 
 class GameResult:
-    def __init__(self, score: float, reason: str, moves: list[str]) -> None:
-        self.score = score  # for red: 1 win, 0.5 draw, 0 loss
+    """Red's score (1 win, 0.5 draw, 0 loss), the reason as the record's text, the moves, and how the game
+    ended for the side that lost it (:attr:`End.RESULT` when by the rules)."""
+
+    def __init__(self, score: float, reason: str, moves: list[str], end: End = End.RESULT) -> None:
+        self.score = score
         self.reason = reason
         self.moves = moves
+        self.end = end
 
 
 def repetition_verdict(pos: Position) -> Optional[float]:
@@ -123,13 +126,14 @@ def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max
         lost = 0.0 if side == 0 else 1.0
         words = line.split()
         if clocks[side] < 0:
-            return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves)
+            return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves, End.TIME)
         if len(words) < 2 or words[0] != "bestmove":
-            return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves)
+            end = End.ILLEGAL if line else players[side].silence(End.NO_ANSWER)
+            return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves, end)
         if "resign" in words[2:]:
             return GameResult(lost, "resigned", moves)
         if not pos.push_name(words[1]):
-            return GameResult(lost, f"illegal move {words[1]}", moves)
+            return GameResult(lost, f"illegal move {words[1]}", moves, End.ILLEGAL)
         moves.append(words[1])
         clocks[side] += inc_ms
 

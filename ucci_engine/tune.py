@@ -23,7 +23,6 @@ The recipe, each step its own subcommand:
 import argparse
 import math
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
@@ -130,12 +129,11 @@ class Labeller(Peer):
     """A UCI engine that plays xiangqi (Fairy-Stockfish), asked for a fixed-depth score."""
 
     HELLO = (("uci", "uciok"), ("setoption name UCI_Variant value xiangqi", ""), ("isready", "readyok"))
-    STDERR = subprocess.DEVNULL
 
     def score(self, fen: str, depth: int) -> Optional[int]:
         """The score for the side to move, mates as ±30000, or None when none was given."""
-        self.say(f"position fen {fen}")
-        self.say(f"go depth {depth}")
+        self.send(f"position fen {fen}")
+        self.send(f"go depth {depth}")
         found: Optional[int] = None
         for line in self.until("bestmove"):
             words = line.split()

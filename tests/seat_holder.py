@@ -1,0 +1,90 @@
+"""Sits one engine seat of a given kind, then waits on it for ever, for the seat tests.
+
+Usage: python seat_holder.py KIND PIDS_FOLDER. It starts :mod:`seat_engine` on a seat of KIND (a class
+name from :data:`SEATS`), takes it through its handshake, leaves a file ``ready`` in PIDS_FOLDER and
+waits for a reply that never comes, until a signal ends it.
+"""
+
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from engine_core.seat import EngineSeat
+from gomoku_protocol.arena import BrainProcess, Limits
+from gomoku_protocol.label import Brain
+from junqi_protocol.board import Board
+from junqi_protocol.game import Rules
+from junqi_protocol.hosts import CcgcAgent, LineAgent, PipeAgent
+from ucci_engine.arena import Player, XEngine
+from ucci_engine.bench import Peer
+from ucci_engine.position import START_FEN
+from ucci_engine.referee import UcciPlayer
+from ucci_engine.tune import Labeller
+
+FOREVER = 3600.0
+Wait = Callable[[], object]
+
+
+def ucci_player(command: list[str]) -> Wait:
+    seat = UcciPlayer(command, {})
+    return lambda: seat.think(START_FEN, [], int(FOREVER * 1000), 0, 0)
+
+
+def player(command: list[str]) -> Wait:
+    seat = Player(XEngine(tuple(command), "uci", (), depth=1), None, [])
+    return lambda: seat.think(START_FEN, [], 0, 0, 0)
+
+
+def peer(command: list[str]) -> Wait:
+    seat = Peer(shlex.join(command))
+    return lambda: seat.search(START_FEN, 1)
+
+
+def labeller(command: list[str]) -> Wait:
+    seat = Labeller(shlex.join(command))
+    return lambda: seat.score(START_FEN, 1)
+
+
+def brain_process(command: list[str]) -> Wait:
+    seat = BrainProcess(shlex.join(command), (), None)
+    seat.open(Limits(int(FOREVER * 1000), 0, 0, 0, 15))
+    return lambda: time.sleep(FOREVER)  # suspended (SIGSTOP), as a brain is while the other one thinks
+
+
+def brain(command: list[str]) -> Wait:
+    seat = Brain(shlex.join(command), 1, 100, patience_s=FOREVER)
+    return lambda: seat.score("h8")
+
+
+def line_agent(command: list[str]) -> Wait:
+    seat = LineAgent(shlex.join(command))
+    seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
+    return lambda: seat.lineup("", FOREVER)
+
+
+def ccgc_agent(command: list[str]) -> Wait:
+    seat = CcgcAgent(shlex.join(command))
+    seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
+    return lambda: seat.lineup("", FOREVER)
+
+
+# Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
+SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
+    UcciPlayer: ucci_player, Player: player, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
+    Brain: brain, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
+}
+
+
+def main(kind: str, folder: str) -> None:
+    (sit,) = [sit for cls, sit in SEATS.items() if cls.__name__ == kind and sit is not None]
+    wait = sit([sys.executable, str(Path(__file__).with_name("seat_engine.py")), folder])
+    open(os.path.join(folder, "ready"), "w").close()
+    while True:  # a fixed-depth search gives up after minutes: ask again
+        wait()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
