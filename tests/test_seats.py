@@ -87,5 +87,5 @@ def test_a_match_stopped_by_ctrl_c_or_killed_leaves_no_engine_of_any_game_runnin
     first = wait_for(lambda: noted(tmp_path), 2)  # the first engine and its child run
     assert stop(runner, signum) == 128 + signum
     engines = noted(tmp_path)  # with any engine started since
-    assert len(first) == 2 and len(engines) >= 2
+    assert len(first) >= 2 and len(engines) >= len(first)  # the second engine may have started too on a busy machine
     assert sorted(wait_for(lambda: [pid for pid in engines if not alive(pid)], len(engines))) == sorted(engines)

@@ -236,7 +236,9 @@ def exchange(board: vec[i64], move: int) -> int:
             break
         taken = SEE_VALUE[board[to] & 7]
         balance = balance - taken if theirs else balance + taken
-        code = board[at]
+        # A plain int: ``left`` outgrows 64 bits after six recaptures, and an i64 code would make
+        # the packing i64 arithmetic, which raised on a crowded square (seen in the fuzz test).
+        code: int = board[at]
         left = left << 11 | code << 7 | at
         board[to] = code
         board[at] = 0
