@@ -362,15 +362,6 @@ class Beliefs:
     def of(self, pos: Position, p: int) -> int:
         return self.mask[pos.tag[p]] if pos.tag[p] >= 0 else 0
 
-    def strongest(self, mask: int) -> int:
-        """Highest soldier rank still possible (0 = 司令), 9 when none."""
-        s = mask & SOLDIERS
-        return (s & -s).bit_length() - 1 if s else 9
-
-    def weakest(self, mask: int) -> int:
-        """Lowest soldier rank still possible (8 = 工兵), -1 when none."""
-        return (mask & SOLDIERS).bit_length() - 1
-
     def _restrict(self, tag: int, mask: int) -> None:
         self.facts.append((tag, mask))
         self.mask[tag] &= mask

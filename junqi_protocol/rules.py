@@ -18,7 +18,6 @@ from junqi_protocol.board import CAMP_SLOTS, HQ_SLOTS, HOME, Board
 LETTERS: Final = "abcdefghijkl"
 MARSHAL, GENERAL, DIVISION, BRIGADE, REGIMENT, BATTALION, COMPANY, PLATOON, ENGINEER, MINE, BOMB, FLAG = range(12)
 COUNTS: Final = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1)
-CHINESE: Final = ("司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "地雷", "炸弹", "军旗")
 ENGLISH: Final = ("marshal", "general", "division", "brigade", "regiment", "battalion", "company", "platoon",
            "engineer", "mine", "bomb", "flag")
 
