@@ -1,8 +1,9 @@
 """sanqi referee: hosts two or four Junqi players, enforces the rules and clocks, records every game.
 
     sanqi referee [--variant 2p|4p] [--games N] [--record FILE] [--rules "k=v ..."] [--time SEC]
-                  [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] [--engine-log DIR] ENGINE...
-    sanqi referee --print FILE
+                  [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] [--engine-log DIR]
+                  [--watch [HOST:]PORT] ENGINE...
+    sanqi referee --print FILE [--html OUT.html]
 
 ENGINE is a built-in player (random, events: run in process), junqi:COMMAND or just COMMAND (an
 engine speaking our line protocol), or ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
@@ -30,6 +31,7 @@ from junqi_protocol.lineups import read_deals
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
+from junqi_protocol.view import start_watch, watch_address, write_html
 
 
 class Aborted(BaseException):
@@ -386,6 +388,10 @@ def parser() -> ArgParser:
                    help="keep each engine's stderr in DIR/game<N>-<SEAT>.log; unset: engines' stderr is discarded")
     p.add_argument("--print", dest="print_file", type=readable_file, metavar="FILE",
                    help="replay and print a record, then exit")
+    p.add_argument("--html", type=writable_file, metavar="OUT.html",
+                   help="with --print: write a page that replays the record's games in a browser instead of printing them")
+    p.add_argument("--watch", type=watch_address, metavar="[HOST:]PORT",
+                   help="serve a live view of the games at http://HOST:PORT/ (read-only; HOST 127.0.0.1 unless given)")
     p.add_argument("--quiet", action="store_true", help="print only the score table")
     p.add_argument("--lineups", type=readable_file, metavar="FILE",
                    help="deal fixed lineups: one deal a line, the seats' lineups in order S N or S E N W; "
@@ -404,6 +410,11 @@ def main(args: list[str]) -> int:
 
 
 def run(p: ArgParser, opts: argparse.Namespace) -> int:
+    if opts.html and not opts.print_file:
+        p.error("--html needs --print FILE: the record whose games the page replays")
+    if opts.print_file and opts.html:
+        print(write_html(opts.print_file, opts.html))
+        return 0
     if opts.print_file:
         return print_records(opts.print_file, sys.stdout)
     if not opts.engines:
@@ -434,7 +445,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
     record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
-    referee.recorder = Recorder(record)
+    watch = start_watch(p.prog, opts.watch) if opts.watch else None
+    referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]
     t0 = time.monotonic()
@@ -458,6 +470,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     finally:
         if record is not None:
             record.close()
+        if watch is not None:
+            watch.close()
     minutes = (time.monotonic() - t0) / 60
     print(f"{'engine':30} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}")
     for i, spec in enumerate(opts.engines):
