@@ -5,8 +5,9 @@
                   [--watch [HOST:]PORT] ENGINE...
     sanqi referee --print FILE [--html OUT.html]
 
-ENGINE is a built-in player (random, events: run in process), junqi:COMMAND or just COMMAND (an
-engine speaking our line protocol), or ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
+ENGINE is a built-in player (search, random, events: run in process), human (a person, in the
+browser: needs --watch), junqi:COMMAND or just COMMAND (an engine speaking our line protocol), or
+ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
 engines, game g gives seat s (S, E, N, W order) to engine (s + g - 1) mod n, so two engines in a
 four-player game form the two teams and swap sides every game. Every engine runs in its own process
 group, killed at the end of its game; SIGINT or SIGTERM ends the game in progress with an 'aborted'
@@ -15,6 +16,7 @@ end line in the record, stops the engines and exits with 128 + the signal number
 
 import argparse
 import os
+import secrets
 import signal
 import sys
 import time
@@ -31,7 +33,8 @@ from junqi_protocol.lineups import read_deals
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
-from junqi_protocol.view import start_watch, watch_address, write_html
+from junqi_protocol.view import Watch, start_watch, watch_address, write_html
+from junqi_protocol.view_human import HumanAgent
 
 
 class Aborted(BaseException):
@@ -297,6 +300,8 @@ def split_spec(spec: str) -> tuple[str, str]:
     """
     if spec in STYLES:
         return "builtin", spec
+    if spec == "human":
+        return "human", spec
     kind, colon, command = spec.partition(":")
     if colon and kind in ("junqi", "ccgc"):
         return kind, command
@@ -306,7 +311,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 def engine_spec(text: str) -> str:
     """An argparse type: a built-in player, or a command whose program exists."""
     kind, command = split_spec(text)
-    if kind != "builtin":
+    if kind not in ("builtin", "human"):
         program(command)
     return text
 
@@ -320,8 +325,11 @@ def log_folder(text: str) -> str:
     return text
 
 
-def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int]) -> Agent:
+def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
+               key: str = "") -> Agent:
     kind, command = split_spec(spec)
+    if kind == "human" and watch is not None:
+        return HumanAgent(watch, key, seed)
     if kind == "builtin":
         return LocalAgent(spec, seed, options)
     if kind == "ccgc":
@@ -373,7 +381,8 @@ def print_records(path: str, out: TextIO) -> int:
 def parser() -> ArgParser:
     p = ArgParser(prog="sanqi referee", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[2])
     p.add_argument("engines", nargs="*", type=engine_spec, metavar="ENGINE",
-                   help="random, events, junqi:COMMAND, COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
+                   help="search, random, events, human (played in the browser; needs --watch), junqi:COMMAND, "
+                   "COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
     p.add_argument("--variant", choices=("2p", "4p"), default="2p", help="two players (60 points) or four (Siguo)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play")
     p.add_argument("--record", type=writable_file, metavar="FILE", help="append JSON-lines game records to FILE")
@@ -425,6 +434,9 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         p.error(f"{n} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
     if seats == 4 and any(split_spec(s)[0] == "ccgc" for s in opts.engines):
         p.error("CCGC engines play only the two-player game (--variant 2p)")
+    humans = [i for i, s in enumerate(opts.engines) if s == "human"]
+    if humans and not opts.watch:
+        p.error("a human plays in the browser: add --watch [HOST:]PORT")
     per = _parse_options(opts.engine_option, n)
     try:
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))
@@ -445,7 +457,11 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
     record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
-    watch = start_watch(p.prog, opts.watch) if opts.watch else None
+    watch = start_watch(p.prog, opts.watch, needed=bool(humans)) if opts.watch else None
+    keys = {i: secrets.token_urlsafe(12) for i in humans}
+    if watch is not None:
+        for i, key in keys.items():
+            sys.stderr.write(f"{p.prog}: engine {i + 1} (human) is played at {watch.url}?play={key}\n")
     referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]
@@ -455,7 +471,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
             number = first + g - 1
             who = [(s + g - 1) % n for s in range(seats)]
             seed = None if opts.seed is None else opts.seed * 1000 + g
-            agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s) for s, i in enumerate(who)]
+            agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s, watch, keys.get(i, ""))
+                      for s, i in enumerate(who)]
             if opts.engine_log:
                 for s, agent in enumerate(agents):
                     agent.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))

@@ -25,10 +25,11 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional
+from urllib.parse import parse_qs
 
 from engine_core.args import UsageError
 from junqi_protocol.board import Board
-from junqi_protocol.game import Rules
+from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Replayer, read_games
 from junqi_protocol.rules import FLAG, LETTERS
 from junqi_protocol.view_page import PAGE
@@ -202,18 +203,21 @@ def watch_address(text: str) -> tuple[str, int]:
 
 
 class Watch:
-    """The live view: a read-only HTTP server (standard library) in daemon threads. ``/`` is the page,
+    """The live view: an HTTP server (standard library) in daemon threads. ``/`` is the page,
     ``/events`` a server-sent event stream of the page's messages; :meth:`push` takes each record line
-    as the referee writes it and never raises, so nothing a browser does reaches the game."""
+    as the referee writes it and never raises, so nothing a browser does reaches the game. Read-only,
+    except for the seats played by a person (``human``): the page holding a seat's key may send that
+    seat's lineup and moves, which the seat checks by the rules (:mod:`junqi_protocol.view_human`)."""
 
     def __init__(self, host: str, port: int, keep_games: int = 10) -> None:
         self.follower = Follower()
-        self.log: list[str] = []  # messages of the games kept, as JSON
+        self.log: list[tuple[str, str]] = []  # (message as JSON, the key it is for; "" for everyone)
         self.base = 0  # the id of log[0]
         self.starts: list[int] = []  # the id where each kept game begins
         self.keep_games = keep_games
         self.closed = False
         self.cond = threading.Condition()
+        self.humans: dict[str, Any] = {}  # key -> HumanAgent
         server_class = _Server6 if ":" in host else _Server
         self.server: _Server = server_class((host, port), _Handler)  # OSError: address in use, not ours, …
         self.server.watch = self
@@ -224,22 +228,33 @@ class Watch:
 
     def push(self, obj: dict[str, Any]) -> None:
         try:
-            messages = self.follower.feed(obj)
+            with self.cond:
+                messages = self.follower.feed(obj)
         except Exception as exc:  # noqa: BLE001 - the view must never stop a game
             messages = [{"kind": "warning", "text": f"the view cannot follow this line: {exc}"}]
+        for msg in messages:
+            self.publish(msg)
+
+    def publish(self, msg: Message, key: str = "") -> None:
+        """Send ``msg`` to every page, or only to the pages holding ``key``."""
         with self.cond:
-            for msg in messages:
-                if msg["kind"] == "game":
-                    self.starts.append(self.base + len(self.log))
-                    if len(self.starts) > self.keep_games:
-                        drop = self.starts.pop(0)
-                        cut = self.starts[0] - drop
-                        del self.log[:cut]
-                        self.base += cut
-                self.log.append(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+            if msg["kind"] == "game":
+                self.starts.append(self.base + len(self.log))
+                if len(self.starts) > self.keep_games:
+                    drop = self.starts.pop(0)
+                    cut = self.starts[0] - drop
+                    del self.log[:cut]
+                    self.base += cut
+            self.log.append((json.dumps(msg, ensure_ascii=False, separators=(",", ":")), key))
             self.cond.notify_all()
 
-    def since(self, first: int, wait: float) -> tuple[int, list[str], bool]:
+    def current_game(self) -> Optional[Game]:
+        """The game being played, as the view re-plays it under the rules."""
+        with self.cond:
+            r = self.follower.replayer
+            return None if r is None else r.game
+
+    def since(self, first: int, wait: float) -> tuple[int, list[tuple[str, str]], bool]:
         """Messages from id ``first`` on (waiting up to ``wait`` seconds for one): (their first id,
         them, whether the view is closed)."""
         with self.cond:
@@ -248,12 +263,37 @@ class Watch:
             first = max(first, self.base)
             return first, self.log[first - self.base:], self.closed
 
+    def offer(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
+        """A person's lineup or move from a page: (HTTP status, what to tell the page)."""
+        key = body.get("play")
+        human = self.humans.get(key) if isinstance(key, str) else None
+        if human is None:
+            return 403, "this page plays no seat (open the address with ?play=KEY the referee printed)"
+        if path == "/lineup" and isinstance(body.get("lineup"), str):
+            why = human.offer_lineup(body["lineup"])
+        elif path == "/move" and isinstance(body.get("move"), str) and isinstance(body.get("id"), int):
+            why = human.offer_move(body["id"], body["move"])
+        else:
+            return 400, "send {play, lineup} to /lineup or {play, id, move} to /move"
+        return (409, why) if why else (200, "ok")
+
     def close(self) -> None:
         with self.cond:
             self.closed = True
             self.cond.notify_all()
         self.server.shutdown()
         self.server.server_close()
+
+
+def masked(msg: str, seat: str, see: dict[str, str]) -> str:
+    """A frame as ``seat`` may see it: the kinds of pieces it was not shown become ``?``."""
+    frame = json.loads(msg)
+    shown = see.get(seat, seat)
+    known = set(frame["known"])
+    cells = frame["cells"]
+    frame["cells"] = "".join(cells[i:i + 2] if cells[i] == "." or cells[i] in shown or i // 2 in known else cells[i] + "?"
+                             for i in range(0, len(cells), 2))
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 class _Server(ThreadingHTTPServer):
@@ -272,16 +312,38 @@ class _Handler(BaseHTTPRequestHandler):
         return  # the referee's output is its games, not HTTP requests
 
     def do_GET(self) -> None:  # the name http.server calls
-        path = self.path.split("?", 1)[0]
+        path, _, query = self.path.partition("?")
         try:
             if path in ("/", "/index.html"):
                 self._send(200, "text/html; charset=utf-8", page([], "Junqi: live", live=True).encode())
             elif path == "/events":
-                self._events()
+                key = parse_qs(query).get("play", [""])[0]
+                if key and key not in self.server.watch.humans:
+                    self._send(403, "text/plain; charset=utf-8", b"no seat has this key\n")
+                else:
+                    self._events(key)
             else:
                 self._send(404, "text/plain; charset=utf-8", b"not found: the page is at /\n")
         except OSError:
             return  # the browser went away: nothing to do
+
+    def do_POST(self) -> None:  # the name http.server calls
+        try:
+            size = int(self.headers.get("Content-Length") or 0)
+            if not 0 < size <= 4096:
+                self._send(400, "text/plain; charset=utf-8", b"a small JSON body is expected\n")
+                return
+            try:
+                body = json.loads(self.rfile.read(size))
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                self._send(400, "text/plain; charset=utf-8", b"a JSON object is expected\n")
+                return
+            code, text = self.server.watch.offer(self.path.partition("?")[0], body)
+            self._send(code, "text/plain; charset=utf-8", text.encode())
+        except OSError:
+            return
 
     def _send(self, code: int, kind: str, body: bytes) -> None:
         self.send_response(code)
@@ -291,7 +353,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _events(self) -> None:
+    def _events(self, key: str) -> None:
+        """The stream: every message for everyone, and those for ``key``; with a key, each frame as
+        that key's seat may see it."""
         watch = self.server.watch
         last = self.headers.get("Last-Event-ID", "")
         nxt = int(last) + 1 if last.isdigit() else 0
@@ -299,25 +363,43 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        see: dict[str, str] = {}
+        seat = ""
         while True:
-            first, messages, closed = watch.since(nxt, 15.0)
-            out = "".join(f"id: {first + i}\ndata: {m}\n\n" for i, m in enumerate(messages))
-            nxt = first + len(messages)
-            if closed and not messages:
-                out = "event: bye\ndata: the referee has finished\n\n"
-            self.wfile.write((out or ": still here\n\n").encode())
+            first, entries, closed = watch.since(nxt, 15.0)
+            out = []
+            for i, (msg, audience) in enumerate(entries):
+                if audience and audience != key:
+                    continue
+                if key:
+                    head = msg[:20]
+                    if head.startswith('{"kind":"game"'):
+                        see = json.loads(msg)["see"]
+                    elif head.startswith('{"kind":"setup"'):
+                        seat = json.loads(msg)["seat"]
+                    elif head.startswith('{"kind":"frame"') and seat:
+                        msg = masked(msg, seat, see)
+                out.append(f"id: {first + i}\ndata: {msg}\n\n")
+            nxt = first + len(entries)
+            if closed and not entries:
+                out = ["event: bye\ndata: the referee has finished\n\n"]
+            self.wfile.write(("".join(out) or ": still here\n\n").encode())
             self.wfile.flush()
-            if closed and not messages:
+            if closed and not entries:
                 return
 
 
-def start_watch(prog: str, address: tuple[str, int]) -> Optional[Watch]:
+def start_watch(prog: str, address: tuple[str, int], needed: bool = False) -> Optional[Watch]:
     """The live view on ``address``, announced on stderr; if it cannot be served (a port in use), one
-    line saying so, and the games are played without it."""
+    line saying so, and the games are played without it (a :class:`UsageError` when a person plays:
+    ``needed``)."""
     host, port = address
     try:
         watch = Watch(host, port)
     except OSError as exc:
+        if needed:
+            raise UsageError(f"cannot serve the live view on {host}:{port}: {exc.strerror or exc}; "
+                             "a human seat is played there") from None
         sys.stderr.write(f"{prog}: cannot serve the live view on {host}:{port}: {exc.strerror or exc}; "
                          "the games are played and recorded without it\n")
         return None

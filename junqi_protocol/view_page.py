@@ -56,6 +56,10 @@ PAGE: Final = r"""<!DOCTYPE html>
   #log li.cur { background: #ffe9a8; }
   #log li:hover { background: #f1ecdf; }
   .hint { color: #777; font-size: 12px; }
+  .target { fill: rgba(40, 160, 60, .35); stroke: #1f8a3a; stroke-width: 2; cursor: pointer; }
+  .piece.mine-to-move { cursor: pointer; }
+  .piece.selected rect { stroke-width: 4; }
+  #playmsg { font-weight: 600; margin-bottom: 4px; }
 </style>
 </head>
 <body>
@@ -66,7 +70,7 @@ PAGE: Final = r"""<!DOCTYPE html>
   <span id="live" hidden>offline</span>
 </header>
 <main>
-  <div id="boardbox"><svg id="board" xmlns="http://www.w3.org/2000/svg"><g id="lines"></g><g id="points"></g><g id="marks"></g><g id="pieces"></g></svg></div>
+  <div id="boardbox"><svg id="board" xmlns="http://www.w3.org/2000/svg"><g id="lines"></g><g id="points"></g><g id="marks"></g><g id="pieces"></g><g id="targets"></g></svg></div>
   <aside>
     <div class="box controls">
       <button id="first" title="first (Home)">|&#x25C0;</button>
@@ -78,7 +82,16 @@ PAGE: Final = r"""<!DOCTYPE html>
       <div id="now"></div>
       <div id="result"></div>
     </div>
-    <div class="box"><div id="views"></div>
+    <div class="box" id="playbox" hidden>
+      <div id="playmsg"></div>
+      <div id="setupctl" hidden><button id="another">another lineup</button> <button id="ready">ready</button>
+        <div class="hint">Click two of your pieces to swap them; the rules check the lineup when you are ready.</div></div>
+      <div id="movectl" hidden>click a piece, then where it goes; or type a move:
+        <input id="movetext" size="9" placeholder="S30-S20"> <button id="sendmove">play</button> <button id="passbtn">pass</button>
+        <span id="clock" class="hint"></span></div>
+      <div id="refusal" style="color:#b02a20"></div>
+    </div>
+    <div class="box" id="viewbox"><div id="views"></div>
       <label class="hint"><input type="checkbox" id="chinese"> Chinese names</label>
       <div class="hint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
     <div class="box" id="players"></div>
@@ -170,7 +183,7 @@ function drawFrame() {
     const seat = f.cells[2 * p];
     if (seat === ".") continue;
     const kind = LETTERS.indexOf(f.cells[2 * p + 1]);
-    const shown = sees === null || sees.includes(seat) || known.has(p);
+    const shown = kind >= 0 && (sees === null || sees.includes(seat) || known.has(p));
     const x = X(b, p), y = Y(b, p);
     const gp = el("g", { class: "piece" + (shown ? "" : " back"), "data-point": b.names[p], "data-seat": seat,
                           "data-kind": shown ? LETTERS[kind] : "?" }, pieces);
@@ -180,6 +193,7 @@ function drawFrame() {
     t.textContent = shown ? label(kind) : "";
     el("title", {}, gp).textContent = b.names[p] + ": " + seat + (shown ? " " + CHINESE[kind] + " " + ENGLISH[kind] + " (" + LETTERS[kind] + ")" : " hidden piece");
   }
+  drawTargets(g, f);
   if (f.move) {
     const [a, c] = f.move;
     const res = (f.events[0] || "").split(" ")[3] || "MOVE";
@@ -276,6 +290,7 @@ function selectGame(i, toEnd) {
     views.appendChild(btn);
   }
   if (!g.board.letters.includes(st.view)) st.view = "open";
+  if (PLAY && st.playSeat) st.view = st.playSeat;
   drawBoard(g.board);
   fillLog();
   st.fi = toEnd ? Math.max(0, g.frames.length - 1) : 0;
@@ -300,7 +315,7 @@ $("chinese").onchange = () => drawFrame();
 $("log").onclick = (e) => { const li = e.target.closest("li"); if (li) go(Number(li.dataset.f)); };
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" && e.target.type === "range" && e.key.startsWith("Arrow")) return;
-  if (e.target.tagName === "SELECT") return;
+  if (e.target.tagName === "SELECT" || (e.target.tagName === "INPUT" && e.target.type === "text")) return;
   const k = e.key;
   if (k === "ArrowRight") go(st.fi + 1);
   else if (k === "ArrowLeft") go(st.fi - 1);
@@ -308,6 +323,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "PageUp") go(st.fi - 10);
   else if (k === "Home") go(0);
   else if (k === "End") go(1e9);
+  else if (PLAY) return;
   else if (k === "o" || k === "O") { st.view = "open"; drawFrame(); }
   else if (st.gi >= 0 && st.games[st.gi].board.letters.includes(k.toUpperCase()) && k.length === 1) { st.view = k.toUpperCase(); drawFrame(); }
   else return;
@@ -340,14 +356,110 @@ function onMessage(m) {
   }
 }
 
+// A seat played by a person (the live page opened with ?play=KEY).
+const PLAY = DATA.live ? new URLSearchParams(location.search).get("play") : null;
+let deadline = 0;
+
+function post(path, body) {
+  $("refusal").textContent = "";
+  return window.fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                              body: JSON.stringify(Object.assign({ play: PLAY }, body)) })
+    .then((r) => r.text().then((t) => { if (!r.ok) $("refusal").textContent = t; return r.ok; }));
+}
+
+function drawTargets(g, f) {
+  const layer = $("targets");
+  layer.replaceChildren();
+  if (!st.ask || st.fi !== g.frames.length - 1) return;
+  const b = g.board;
+  const from = new Set(st.ask.moves.map((m) => m[0]));
+  for (const gp of $("pieces").children) {
+    const p = b.names.indexOf(gp.dataset.point);
+    if (!from.has(p)) continue;
+    gp.classList.add("mine-to-move");
+    if (p === st.selected) gp.classList.add("selected");
+    gp.onclick = () => { st.selected = st.selected === p ? -1 : p; drawFrame(); };
+  }
+  for (const [a, c] of st.ask.moves) {
+    if (a !== st.selected) continue;
+    const t = el("circle", { cx: X(b, c), cy: Y(b, c), r: 11, class: "target", "data-point": b.names[c] }, layer);
+    t.onclick = () => sendMove(b.names[a] + "-" + b.names[c]);
+  }
+}
+
+function sendMove(move) {
+  if (!st.ask) { $("refusal").textContent = "it is not your turn"; return; }
+  post("move", { id: st.ask.id, move });
+}
+
+function drawSetup() {
+  const su = st.setup, b = su.board;
+  $("pieces").replaceChildren();
+  $("marks").replaceChildren();
+  $("targets").replaceChildren();
+  su.points.forEach((p, i) => {
+    const kind = LETTERS.indexOf(su.lineup[i]), seat = su.seat, x = X(b, p), y = Y(b, p);
+    const gp = el("g", { class: "piece mine-to-move" + (su.sel === i ? " selected" : ""), "data-point": b.names[p],
+                          "data-seat": seat, "data-kind": su.lineup[i] }, $("pieces"));
+    el("rect", { x: x - 20, y: y - 12, width: 40, height: 24, rx: 4, fill: TINTS[seat], stroke: COLORS[seat] }, gp);
+    el("text", { x, y: y + 1, fill: COLORS[seat] }, gp).textContent = label(kind);
+    gp.onclick = () => {
+      if (su.dealt) return;
+      if (su.sel < 0) { su.sel = i; }
+      else { const l = su.lineup.split(""); [l[su.sel], l[i]] = [l[i], l[su.sel]]; su.lineup = l.join(""); su.sel = -1; }
+      drawSetup();
+    };
+  });
+}
+
+function onPlayMessage(m) {
+  if (m.kind === "setup") {
+    st.setup = { seat: m.seat, board: m.board, points: m.points, proposals: m.proposals, pi: 0, lineup: m.proposals[0],
+                 sel: -1, dealt: m.dealt };
+    st.playSeat = m.seat;
+    st.ask = null;
+    drawBoard(m.board);
+    drawSetup();
+    $("playmsg").textContent = "You are " + m.seat + ". " + (m.dealt ? "Your lineup was dealt: press ready." : "Arrange your lineup.");
+    $("setupctl").hidden = false;
+    $("another").hidden = m.dealt;
+    $("movectl").hidden = true;
+    return true;
+  }
+  if (m.kind === "ask") {
+    st.ask = m;
+    st.selected = -1;
+    deadline = Date.now() + Math.min(m.movetime, m.time);
+    $("playmsg").textContent = "Your move, " + m.seat + (m.moves.length ? "." : ": you have no legal move, pass.");
+    $("movectl").hidden = false;
+    if (st.gi >= 0) { st.follow = true; go(1e9); }
+    return true;
+  }
+  if (m.kind === "game") { st.setup = null; $("setupctl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
+  if (m.kind === "frame") { st.ask = null; st.selected = -1; $("movectl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
+  return false;
+}
+
+if (PLAY) {
+  $("playbox").hidden = false;
+  $("viewbox").hidden = true;
+  $("another").onclick = () => { const su = st.setup; su.pi = (su.pi + 1) % su.proposals.length; su.lineup = su.proposals[su.pi]; su.sel = -1; drawSetup(); };
+  $("ready").onclick = () => post("lineup", { lineup: st.setup.lineup }).then((ok) => {
+    if (ok) { $("setupctl").hidden = true; $("playmsg").textContent = "Lineup taken; waiting for the others."; } });
+  $("sendmove").onclick = () => sendMove($("movetext").value.trim().toUpperCase());
+  $("movetext").onkeydown = (e) => { if (e.key === "Enter") sendMove($("movetext").value.trim().toUpperCase()); };
+  $("passbtn").onclick = () => sendMove("pass");
+  setInterval(() => { $("clock").textContent = st.ask ? Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) + " s left" : ""; }, 250);
+}
+
 if (DATA.live) {
   const badge = $("live");
   badge.hidden = false;
-  const es = new EventSource("events");
+  const es = new EventSource(PLAY ? "events?play=" + encodeURIComponent(PLAY) : "events");
   es.onopen = () => { badge.textContent = "live"; badge.className = "on"; };
   es.onerror = () => { badge.textContent = "reconnecting"; badge.className = ""; };
   es.addEventListener("bye", () => { es.close(); badge.textContent = "the referee has finished"; badge.className = ""; });
-  es.onmessage = (e) => onMessage(JSON.parse(e.data));
+  es.onmessage = (e) => { const m = JSON.parse(e.data); if (!(PLAY && onPlayMessage(m))) onMessage(m); };
 } else {
   for (const g of DATA.games) addGame(g);
   if (st.games.length) selectGame(0, false);

@@ -63,7 +63,9 @@ def test_the_page_fetches_nothing_and_the_record_cannot_break_out_of_its_script(
     lines = played("2p", 4)
     lines[0]["players"]["S"] = "</script><script>alert(1)</script>"
     text = page(record_games([lines]), "t")
-    assert not re.search(r"<script[^>]*\bsrc=|<link|@import|url\(|fetch\(|XMLHttpRequest|<img", text)
+    assert not re.search(r"<script[^>]*\bsrc=|<link|@import|url\(|XMLHttpRequest|<img|<iframe", text)
+    # The one address in it is SVG's namespace; the live page posts a person's moves to where it came from.
+    assert set(re.findall(r"\w+://[^\s\"']*", text)) == {"http://www.w3.org/2000/svg"}
     assert text.count("</script>") == 1  # the page's own; the name's is escaped inside the data
     assert "\\u003c/script>\\u003cscript>alert(1)" in text
 
@@ -182,7 +184,7 @@ def test_the_live_stream_sends_each_move_as_it_is_played_and_a_browser_leaving_c
         watch.close()
 
 
-def test_the_live_page_is_read_only_and_served_on_the_address_asked():
+def test_the_live_page_is_served_on_the_address_asked_and_takes_nothing_from_a_page_without_a_seats_key():
     watch = Watch("127.0.0.1", 0)
     try:
         host, port = watch.server.server_address[:2]
@@ -192,8 +194,11 @@ def test_the_live_page_is_read_only_and_served_on_the_address_asked():
         resp = conn.getresponse()
         body = resp.read().decode()
         assert resp.status == 200 and '"live":true' in body
-        conn.request("POST", "/events", body="move S00-S10")
-        assert conn.getresponse().status == 501
+        conn.request("POST", "/move", body="move S00-S10")
+        resp = conn.getresponse()
+        assert (resp.status, resp.read()) == (400, b"a JSON object is expected\n")
+        conn.request("POST", "/move", body=json.dumps({"id": 1, "move": "S00-S10"}))
+        assert conn.getresponse().status == 403
         conn.close()
     finally:
         watch.close()
@@ -203,7 +208,7 @@ def test_a_line_the_view_cannot_follow_becomes_a_warning_not_an_error():
     watch = Watch("127.0.0.1", 0)
     try:
         watch.push({"type": "game", "game": 1, "variant": "9p"})
-        assert json.loads(watch.log[-1])["kind"] == "warning"
+        assert json.loads(watch.log[-1][0])["kind"] == "warning"
     finally:
         watch.close()
     assert Follower().feed({"type": "step", "game": 1}) == []  # no game line yet: nothing to show
@@ -213,3 +218,40 @@ def test_the_referee_announces_where_to_watch(tmp_path):
     done = run_referee("--variant", "2p", "--seed", "1", "--watch", "127.0.0.1:0", "random", "random")
     assert done.returncode == 0, done.stderr
     assert re.fullmatch(r"sanqi referee: watch the games at http://127\.0\.0\.1:\d+/", done.stderr.strip())
+
+
+def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_turn():
+    from junqi_protocol.view_human import HumanAgent
+
+    watch = Watch("127.0.0.1", 0)
+    try:
+        HumanAgent(watch, "the-key")
+        port = watch.server.server_address[1]
+
+        def post(path: str, body: dict) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            out = resp.status, resp.read().decode()
+            conn.close()
+            return out
+
+        assert post("/move", {"play": "a-guess", "id": 1, "move": "G0-F0"})[0] == 403
+        assert post("/move", {"play": "the-key", "id": 1, "move": "G0-F0"}) == (409, "it is not your turn")
+        assert post("/lineup", {"play": "the-key", "lineup": "abc"}) == (409, "there is no lineup to choose now")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/events?play=a-guess")
+        assert conn.getresponse().status == 403
+        conn.close()
+    finally:
+        watch.close()
+
+
+def test_a_human_seat_needs_the_live_view(tmp_path):
+    assert "add --watch" in one_error_line(run_referee("human", "random"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(run_referee("--watch", f"127.0.0.1:{port}", "--record", str(tmp_path / "r.jsonl"), "human", "random"))
+    assert "a human seat is played there" in line

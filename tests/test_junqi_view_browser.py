@@ -3,6 +3,7 @@ Playwright without Playwright's own browser downloads. Skipped, saying why, wher
 
 import os
 import shutil
+import threading
 
 import pytest
 
@@ -129,5 +130,78 @@ def test_live_page_sees_moves_arrive_and_closing_it_leaves_the_game_whole(browse
         watch.close()
         pg.wait_for_function("document.getElementById('live').textContent === 'the referee has finished'")
         context.close()
+    finally:
+        watch.close()
+
+
+class HumanGame:
+    """A two-player game refereed in a thread: S is a person's seat (``human``), N the built-in random player."""
+
+    def __init__(self, tmp_path, watch: Watch, key: str) -> None:
+        from junqi_protocol.hosts import LocalAgent
+        from junqi_protocol.record import Recorder
+        from junqi_protocol.referee import Referee
+        from junqi_protocol.view_human import HumanAgent
+
+        self.path = tmp_path / "human.jsonl"
+        self.out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the game is over
+        self.referee = Referee("2p", "", Recorder(self.out, [watch.push]), 600_000, 120_000)
+        self.agents = [HumanAgent(watch, key, 1), LocalAgent("random", 5)]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.referee.play(1, self.agents)
+        finally:
+            self.out.close()
+
+    def record(self) -> list[dict]:
+        with open(self.path, encoding="utf-8") as fh:
+            games = read_games(fh.readlines())
+        return games[0] if games else []
+
+
+def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(page, tmp_path):
+    watch = Watch("127.0.0.1", 0)
+    try:
+        game = HumanGame(tmp_path, watch, "key-of-S")
+        page.goto(watch.url + "?play=key-of-S")
+        page.wait_for_selector("#setupctl:not([hidden])")
+        # A mine swapped into the front row: the rules refuse the lineup, and the seat still waits.
+        mine = page.get_attribute("#pieces g[data-kind=j]", "data-point")
+        front = "G0" if mine != "G0" else "G1"
+        page.click(f"#pieces g[data-point={mine}]")
+        page.click(f"#pieces g[data-point={front}]")
+        page.click("#ready")
+        page.wait_for_function("document.getElementById('refusal').textContent !== ''")
+        assert "lineup refused: mine (j) in row 0" in page.inner_text("#refusal")
+        page.click(f"#pieces g[data-point={mine}]")
+        page.click(f"#pieces g[data-point={front}]")
+        page.click("#ready")
+        page.wait_for_selector("#movectl:not([hidden])")  # S moves first
+        # The person sees its own pieces and N's as backs.
+        seats = {(s, k == "?") for _, s, k in on_board(page)}
+        assert seats == {("S", False), ("N", True)}
+        # An illegal move is refused with the rule's reason, and nothing is played.
+        page.fill("#movetext", "G0-A0")
+        page.click("#sendmove")
+        page.wait_for_function("document.getElementById('refusal').textContent !== ''")
+        assert page.inner_text("#refusal").startswith("refused: ")
+        assert steps(game.record()) == []
+        # A legal move, by clicking the piece and then where it goes.
+        frm, to = page.evaluate("(() => { const b = junqiView.games[0].board, m = junqiView.ask.moves[0];"
+                                " return [b.names[m[0]], b.names[m[1]]]; })()")
+        page.click(f"#pieces g[data-point={frm}]")
+        page.click(f"#targets circle[data-point={to}]")
+        page.wait_for_function("document.body.dataset.step === '2'")  # S's move and N's reply
+        page.wait_for_selector("#movectl:not([hidden])")
+        page.click("#passbtn")  # two players: the first pass loses
+        game.thread.join(60)
+        assert not game.thread.is_alive()
+        lines = game.record()
+        assert replay(lines)[1] == []
+        assert [(s["seat"], s["action"], s.get("move")) for s in steps(lines)][::2] == [("S", "move", f"{frm}-{to}"), ("S", "pass", None)]
+        assert lines[-1]["result"] == "N"
     finally:
         watch.close()
