@@ -7,9 +7,9 @@
 
 ENGINE is a built-in player (search, random, events: run in process), human (a person, in the
 browser: needs --watch), junqi:COMMAND or just COMMAND (an engine speaking our line protocol), or
-ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
-engines, game g gives seat s (S, E, N, W order) to engine (s + g - 1) mod n, so two engines in a
-four-player game form the two teams and swap sides every game. Every engine runs in its own process
+ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n engines, game g gives seat s (S, E, N,
+W order) to engine (s + g - 1) mod n, so two engines in a four-player game form the two teams and
+swap sides every game. Every engine runs in its own process
 group, killed at the end of its game; SIGINT or SIGTERM ends the game in progress with an 'aborted'
 end line in the record, stops the engines and exits with 128 + the signal number.
 """
