@@ -328,7 +328,9 @@ def log_folder(text: str) -> str:
 def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
                key: str = "") -> Agent:
     kind, command = split_spec(spec)
-    if kind == "human" and watch is not None:
+    if kind == "human":
+        if watch is None:
+            raise UsageError("a human plays in the browser: add --watch [HOST:]PORT")
         return HumanAgent(watch, key, seed)
     if kind == "builtin":
         return LocalAgent(spec, seed, options)
@@ -400,7 +402,8 @@ def parser() -> ArgParser:
     p.add_argument("--html", type=writable_file, metavar="OUT.html",
                    help="with --print: write a page that replays the record's games in a browser instead of printing them")
     p.add_argument("--watch", type=watch_address, metavar="[HOST:]PORT",
-                   help="serve a live view of the games at http://HOST:PORT/ (read-only; HOST 127.0.0.1 unless given)")
+                   help="serve a live view of the games at http://HOST:PORT/ (read-only but for human seats; "
+                   "HOST 127.0.0.1 unless given; port 0 picks a free one)")
     p.add_argument("--quiet", action="store_true", help="print only the score table")
     p.add_argument("--lineups", type=readable_file, metavar="FILE",
                    help="deal fixed lineups: one deal a line, the seats' lineups in order S N or S E N W; "
@@ -456,8 +459,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     if opts.engine_log:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
-    record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
     watch = start_watch(p.prog, opts.watch, needed=bool(humans)) if opts.watch else None
+    record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
     keys = {i: secrets.token_urlsafe(12) for i in humans}
     if watch is not None:
         for i, key in keys.items():
