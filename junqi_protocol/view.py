@@ -31,6 +31,7 @@ from engine_core.args import UsageError
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Replayer, read_games
+from junqi_protocol.replays import follow
 from junqi_protocol.rules import FLAG, LETTERS
 from junqi_protocol.view_page import PAGE
 
@@ -122,6 +123,34 @@ class Follower:
         return frame
 
 
+def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """What each seat could infer about the pieces hidden from it, after the start and after every step:
+    per point the likeliest kind of such a piece and how sure (a digit: tenths, 9 for 90 % or more),
+    ``..`` elsewhere. Records hold what happened, not what the engines believed, so this is our own
+    inference (:mod:`junqi_protocol.beliefs`, as ``events`` and ``search`` use it) from what that seat
+    was told. A seat that gave no lineup gets none."""
+    board = Board(lines[0]["variant"])
+    out: dict[str, list[str]] = {}
+    given = {obj["seat"] for obj in lines if obj["type"] == "lineup" and "lineup" in obj}
+    for seat in range(board.seats):
+        if board.letters[seat] not in given:
+            continue
+        frames = []
+        for engine, _ in follow(lines, seat):
+            pos = engine.pos
+            cells = []
+            for p in range(board.size):
+                if pos.owner[p] >= 0 and pos.kind[p] < 0:
+                    probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
+                    k = max(range(len(probs)), key=probs.__getitem__)
+                    cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
+                else:
+                    cells.append("..")
+            frames.append("".join(cells))
+        out[board.letters[seat]] = frames
+    return out
+
+
 def page(games: list[Message], title: str, live: bool = False) -> str:
     """The page, with its games (``game`` messages holding ``frames`` and ``end``) inside."""
     data = json.dumps({"title": title, "live": live, "games": games}, ensure_ascii=False, separators=(",", ":"))
@@ -161,6 +190,11 @@ def record_games(games: list[list[dict[str, Any]]]) -> list[Message]:
                     game["end"] = msg
                 elif msg["kind"] == "lineup" and msg["error"]:
                     game["lineup_errors"][msg["seat"]] = msg["error"]
+        try:
+            guesses = seat_guesses(lines)
+        except Exception:  # noqa: BLE001 - the guesses are extra: a page without them is still the game
+            guesses = {}
+        game["guesses"] = {s: g for s, g in guesses.items() if len(g) == len(game["frames"])}
         out.append(game)
     return out
 

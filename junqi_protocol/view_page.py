@@ -93,6 +93,8 @@ PAGE: Final = r"""<!DOCTYPE html>
     </div>
     <div class="box" id="viewbox"><div id="views"></div>
       <label class="hint"><input type="checkbox" id="chinese"> Chinese names</label>
+      <label class="hint" id="guessbox"><input type="checkbox" id="guess" checked> in a seat's view, what it could
+        infer of the hidden pieces (sanqi's inference from what that seat was told: the likeliest kind, ? when unsure)</label>
       <div class="hint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
     <div class="box" id="players"></div>
     <div class="box"><ol id="log"></ol></div>
@@ -179,6 +181,8 @@ function drawFrame() {
   if (!f) return;
   const sees = st.view === "open" ? null : g.see[st.view];
   const known = new Set(f.known);
+  const guesses = sees !== null && $("guess").checked && g.guesses && g.guesses[st.view] ? g.guesses[st.view][st.fi] : null;
+  $("guessbox").hidden = !(g.guesses && Object.keys(g.guesses).length);
   for (let p = 0; p < b.names.length; p++) {
     const seat = f.cells[2 * p];
     if (seat === ".") continue;
@@ -191,7 +195,15 @@ function drawFrame() {
                  stroke: COLORS[seat] }, gp);
     const t = el("text", { x, y: y + 1, fill: COLORS[seat] }, gp);
     t.textContent = shown ? label(kind) : "";
-    el("title", {}, gp).textContent = b.names[p] + ": " + seat + (shown ? " " + CHINESE[kind] + " " + ENGLISH[kind] + " (" + LETTERS[kind] + ")" : " hidden piece");
+    let about = shown ? " " + CHINESE[kind] + " " + ENGLISH[kind] + " (" + LETTERS[kind] + ")" : " hidden piece";
+    if (!shown && guesses && guesses[2 * p] !== ".") {
+      const gk = LETTERS.indexOf(guesses[2 * p]), sure = Number(guesses[2 * p + 1]);
+      gp.dataset.guess = guesses[2 * p];
+      t.textContent = label(gk) + (sure >= 9 ? "" : "?");
+      t.setAttribute("opacity", sure >= 9 ? 1 : sure >= 5 ? 0.85 : 0.6);
+      about += ": likeliest " + ENGLISH[gk] + " (" + (sure >= 9 ? "90 % or more" : sure * 10 + "-" + (sure * 10 + 9) + " %") + ")";
+    }
+    el("title", {}, gp).textContent = b.names[p] + ": " + seat + about;
   }
   drawTargets(g, f);
   if (f.move) {
@@ -312,6 +324,7 @@ $("last").onclick = () => go(1e9);
 $("slider").oninput = (e) => go(Number(e.target.value));
 $("gamesel").onchange = (e) => selectGame(Number(e.target.value), false);
 $("chinese").onchange = () => drawFrame();
+$("guess").onchange = () => drawFrame();
 $("log").onclick = (e) => { const li = e.target.closest("li"); if (li) go(Number(li.dataset.f)); };
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" && e.target.type === "range" && e.key.startsWith("Arrow")) return;

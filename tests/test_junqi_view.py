@@ -255,3 +255,24 @@ def test_a_human_seat_needs_the_live_view(tmp_path):
         port = taken.getsockname()[1]
         line = one_error_line(run_referee("--watch", f"127.0.0.1:{port}", "--record", str(tmp_path / "r.jsonl"), "human", "random"))
     assert "a human seat is played there" in line
+
+
+def test_a_seats_guesses_cover_the_pieces_hidden_from_it_and_never_call_a_moved_piece_a_mine_or_the_flag():
+    lines = played("4p", 9, styles=("events", "events"))
+    [game] = record_games([lines])
+    board = Board("4p")
+    assert set(game["guesses"]) == {"S", "E", "N", "W"}
+    guessed_far = 0
+    for k, frame in enumerate(game["frames"]):
+        guesses = game["guesses"]["S"][k]
+        cells = frame["cells"]
+        hidden = {p for p in range(board.size) if cells[2 * p] not in ".S"}  # info=dark: all the others'
+        assert {p for p in range(board.size) if guesses[2 * p] != "."} == hidden, f"step {k}"
+        for p in hidden & set(frame["known"]):  # a flag its 司令's death gave away
+            assert guesses[2 * p:2 * p + 2] == "l9", f"step {k}: {board.names[p]}"
+        for p in hidden:
+            owner = board.letters.index(cells[2 * p])
+            if board.seat_of[p] != owner or board.row[p] < 4:  # it moved: no mine, no flag
+                assert guesses[2 * p] not in "jl", f"step {k}: {board.names[p]}"
+                guessed_far += 1
+    assert guessed_far > 0

@@ -9,7 +9,8 @@ import pytest
 
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.record import read_games, replay
-from junqi_protocol.view import Watch, write_html
+from junqi_protocol.board import Board
+from junqi_protocol.view import Watch, record_games, write_html
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -r tests/requirements.txt)")
 
@@ -86,6 +87,13 @@ def test_a_seat_sees_its_own_pieces_and_backs_for_the_rest(page, tmp_path):
     truth = pieces_after(lines, 12)
     page.keyboard.press("e")  # E's view: E and its partner W shown, S and N as backs
     assert on_board(page) == {(pt, s, k if s in "EW" else "?") for pt, s, k in truth}
+    # Each back carries what E could infer about it: the likeliest kind, as computed for the page.
+    board = Board("4p")
+    guesses = record_games([lines])[0]["guesses"]["E"][12]
+    backs = page.eval_on_selector_all("#pieces g.back", "gs => gs.map(g => [g.dataset.point, g.dataset.guess])")
+    assert sorted(backs) == sorted([board.names[p], guesses[2 * p]] for p in range(board.size) if guesses[2 * p] != ".")
+    page.uncheck("#guess")
+    assert page.eval_on_selector_all("#pieces g.back", "gs => gs.filter(g => g.dataset.guess).length") == 0
     page.click("#views button[data-view=open]")
     assert on_board(page) == truth
 
