@@ -94,7 +94,8 @@ PAGE: Final = r"""<!DOCTYPE html>
     <div class="box" id="viewbox"><div id="views"></div>
       <label class="hint"><input type="checkbox" id="chinese"> Chinese names</label>
       <label class="hint" id="guessbox"><input type="checkbox" id="guess" checked> in a seat's view, what it could
-        infer of the hidden pieces (sanqi's inference from what that seat was told: the likeliest kind, ? when unsure)</label>
+        infer of the hidden pieces (sanqi's inference from what that seat was told: the likeliest kind when 20 % sure or more,
+        ? below 90 %; hover a piece for more)</label>
       <div class="hint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
     <div class="box" id="players"></div>
     <div class="box"><ol id="log"></ol></div>
@@ -199,7 +200,7 @@ function drawFrame() {
     if (!shown && guesses && guesses[2 * p] !== ".") {
       const gk = LETTERS.indexOf(guesses[2 * p]), sure = Number(guesses[2 * p + 1]);
       gp.dataset.guess = guesses[2 * p];
-      t.textContent = label(gk) + (sure >= 9 ? "" : "?");
+      t.textContent = sure >= 2 ? label(gk) + (sure >= 9 ? "" : "?") : "";  // below 20 %: only in the tooltip
       t.setAttribute("opacity", sure >= 9 ? 1 : sure >= 5 ? 0.85 : 0.6);
       about += ": likeliest " + ENGLISH[gk] + " (" + (sure >= 9 ? "90 % or more" : sure * 10 + "-" + (sure * 10 + 9) + " %") + ")";
     }
