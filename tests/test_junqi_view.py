@@ -276,3 +276,49 @@ def test_a_seats_guesses_cover_the_pieces_hidden_from_it_and_never_call_a_moved_
                 assert guesses[2 * p] not in "jl", f"step {k}: {board.names[p]}"
                 guessed_far += 1
     assert guessed_far > 0
+
+
+def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
+    import threading
+
+    from junqi_protocol.hosts import LocalAgent
+    from junqi_protocol.record import Recorder
+    from junqi_protocol.referee import Referee
+    from junqi_protocol.view_human import HumanAgent
+
+    watch = Watch("127.0.0.1", 0)
+    port = watch.server.server_address[1]
+    try:
+        out = open(tmp_path / "h.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        referee = Referee("2p", "", Recorder(out, [watch.push]), 600_000, 120_000)
+        agents = [HumanAgent(watch, "k"), LocalAgent("random", 3)]
+        thread = threading.Thread(target=referee.play, args=(1, agents), daemon=True)
+        thread.start()
+
+        def post(path: str, body: dict) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(dict(body, play="k")))
+            status = conn.getresponse().status
+            conn.close()
+            return status
+
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        stream.request("GET", "/events?play=k")
+        resp = stream.getresponse()
+        got = read_events(resp, lambda ms: any(m["kind"] == "setup" for m in ms))
+        assert post("/lineup", {"lineup": got[-1]["proposals"][0]}) == 200
+        got += read_events(resp, lambda ms: any(m["kind"] == "ask" for m in ms))
+        [start] = frames(got)
+        cells = start["cells"]
+        seats_kinds = {(cells[i], cells[i + 1] == "?") for i in range(0, len(cells), 2) if cells[i] != "."}
+        assert seats_kinds == {("S", False), ("N", True)}
+        ask = next(m for m in got if m["kind"] == "ask")
+        assert post("/move", {"id": ask["id"], "move": "pass"}) == 200
+        stream.close()
+        thread.join(60)
+        assert not thread.is_alive()
+        out.close()
+        [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
+        assert [s["action"] for s in steps(lines)] == ["pass"] and lines[-1]["result"] == "N"
+    finally:
+        watch.close()
