@@ -14,7 +14,7 @@ One object per line, each with ``type`` and ``game`` (the game's number in the r
 """
 
 import json
-from typing import Any, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO
 
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, IllegalMove, Rules
@@ -22,16 +22,19 @@ from junqi_protocol.rules import LETTERS, parse_lineup
 
 
 class Recorder:
-    """Appends record lines to a file, flushing each so a crash never loses what happened."""
+    """Appends record lines to a file, flushing each so a crash never loses what happened, and hands
+    each line to the watchers (the live view) once it is written."""
 
-    def __init__(self, out: Optional[TextIO]) -> None:
+    def __init__(self, out: Optional[TextIO], watchers: Optional[list[Callable[[dict[str, Any]], None]]] = None) -> None:
         self.out: Optional[TextIO] = out
+        self.watchers: list[Callable[[dict[str, Any]], None]] = list(watchers or [])
 
     def write(self, obj: dict[str, Any]) -> None:
-        if self.out is None:
-            return
-        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self.out.flush()
+        if self.out is not None:
+            self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.out.flush()
+        for watch in self.watchers:
+            watch(obj)  # a watcher never raises: the game must not depend on who looks at it
 
 
 def read_games(lines: list[str]) -> list[list[dict[str, Any]]]:
@@ -44,66 +47,118 @@ def read_games(lines: list[str]) -> list[list[dict[str, Any]]]:
     return [games[k] for k in sorted(games)]
 
 
-def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
-    """Re-play one game's record under the rules; returns the final game and every disagreement."""
-    head = lines[0]
-    if head.get("type") != "game":
-        raise ValueError("a game record starts with its 'game' line")
-    board = Board(head["variant"])
-    game = Game(board, Rules(head["variant"], head["rules"]))
-    problems: list[str] = []
-    steps = [obj for obj in lines if obj["type"] == "step"]
-    ends = [obj for obj in lines if obj["type"] == "end"]
-    starts = [obj for obj in lines if obj["type"] == "start"]
-    lineups = {obj["seat"]: obj for obj in lines if obj["type"] == "lineup"}
-    unfinished = bool(ends) and (ends[-1]["reason"].startswith("aborted") or ends[-1]["reason"] == "referee-error")
-    rejected: list[int] = []
-    for seat in range(board.seats):
-        entry = lineups.get(board.letters[seat])
-        if entry is None or "lineup" not in entry:
-            rejected.append(seat)
-        else:
-            game.place(seat, parse_lineup(entry["lineup"]))
-    if unfinished and not starts:
-        return game, problems  # stopped before play began
-    events = []
-    for seat in rejected:
-        events += [e.text(board) for e in game.eliminate(seat, "lineup")]
-    events += [e.text(board) for e in game.start()]
-    if not starts or starts[0]["events"] != events:
-        problems.append(f"start events: record says {starts[0]['events'] if starts else None}, the rules say {events}")
-    for n, step in enumerate(steps):
+class Replayer:
+    """One game's record re-played under the rules line by line, as it is written or read back.
+
+    :meth:`feed` takes the record's lines in order and returns, for a ``start`` or ``step`` line, the
+    events the rules give for it (the live view follows a game this way); :meth:`finish` checks the
+    end. Every disagreement with the record goes into ``problems``.
+    """
+
+    def __init__(self, head: dict[str, Any]) -> None:
+        if head.get("type") != "game":
+            raise ValueError("a game record starts with its 'game' line")
+        self.head = head
+        self.board = Board(head["variant"])
+        self.game = Game(self.board, Rules(head["variant"], head["rules"]))
+        self.problems: list[str] = []
+        self.lineups: dict[str, dict[str, Any]] = {}
+        self.started = False
+        self.stopped = False  # a step did not replay: the rest cannot be followed
+        self.steps = 0
+        self.end: Optional[dict[str, Any]] = None
+
+    def feed(self, obj: dict[str, Any]) -> list[str]:
+        kind = obj["type"]
+        if kind == "lineup":
+            self.lineups[obj["seat"]] = obj
+            if "lineup" in obj:
+                self.game.place(self.board.letters.index(obj["seat"]), parse_lineup(obj["lineup"]))
+        elif kind == "start":
+            if not self.started:
+                return self._start(obj)
+        elif kind == "step":
+            if not self.started:
+                self._start(None)
+            return self._step(obj)
+        elif kind == "end":
+            self.end = obj
+        return []
+
+    def _start(self, start: Optional[dict[str, Any]]) -> list[str]:
+        board, game = self.board, self.game
+        self.started = True
+        events = []
+        for seat in range(board.seats):
+            entry = self.lineups.get(board.letters[seat])
+            if entry is None or "lineup" not in entry:
+                events += [e.text(board) for e in game.eliminate(seat, "lineup")]
+        events += [e.text(board) for e in game.start()]
+        if start is None or start["events"] != events:
+            self.problems.append(f"start events: record says {start['events'] if start else None}, the rules say {events}")
+        return events
+
+    def _step(self, step: dict[str, Any]) -> list[str]:
+        board, game = self.board, self.game
+        if self.stopped:
+            return []
+        self.steps += 1
+        n = self.steps
         if game.over:
-            problems.append(f"step {n + 1} after the end of the game")
-            break
+            self.problems.append(f"step {n} after the end of the game")
+            self.stopped = True
+            return []
         seat = board.letters.index(step["seat"])
         action = step["action"]
         try:
             if action == "move":
                 frm, _, to = step["move"].partition("-")
                 if seat != game.turn:
-                    problems.append(f"step {n + 1}: {step['seat']} moved out of turn")
+                    self.problems.append(f"step {n}: {step['seat']} moved out of turn")
                 got = game.move(board.point(frm), board.point(to))
             elif action in ("pass", "timeout"):
                 got = game.pass_turn(action)
             else:
                 got = game.eliminate(seat, step.get("reason", "out"))
         except (IllegalMove, ValueError) as exc:
-            problems.append(f"step {n + 1}: {exc}")
-            break
+            self.problems.append(f"step {n}: {exc}")
+            self.stopped = True
+            return []
         texts = [e.text(board) for e in got]
         if texts != step["events"]:
-            problems.append(f"step {n + 1}: record says {step['events']}, the rules say {texts}")
-    if not ends:
-        problems.append("no end line")
-    elif game.over:
-        end = ends[-1]
-        result = "draw" if game.winner < 0 else "".join(board.letters[s] for s in range(board.seats) if board.team(s) == game.winner)
-        if end["result"] != result or end["reason"] != game.reason:
-            problems.append(f"record ends {end['result']} {end['reason']}, the rules end {result} {game.reason}")
-    elif not unfinished:
-        problems.append(f"record ends {ends[-1]['result']} but the replayed game is not over")
-    return game, problems
+            self.problems.append(f"step {n}: record says {step['events']}, the rules say {texts}")
+        return texts
+
+    @property
+    def unfinished(self) -> bool:
+        """The record ends without a result: the referee was stopped, or failed."""
+        return self.end is not None and (self.end["reason"].startswith("aborted") or self.end["reason"] == "referee-error")
+
+    def finish(self) -> tuple[Game, list[str]]:
+        """The final game and every disagreement, the end line's included."""
+        board, game = self.board, self.game
+        if not self.started:
+            if self.unfinished:
+                return game, self.problems  # stopped before play began
+            self._start(None)
+        if self.end is None:
+            self.problems.append("no end line")
+        elif game.over:
+            end = self.end
+            result = "draw" if game.winner < 0 else "".join(board.letters[s] for s in range(board.seats) if board.team(s) == game.winner)
+            if end["result"] != result or end["reason"] != game.reason:
+                self.problems.append(f"record ends {end['result']} {end['reason']}, the rules end {result} {game.reason}")
+        elif not self.unfinished:
+            self.problems.append(f"record ends {self.end['result']} but the replayed game is not over")
+        return game, self.problems
+
+
+def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
+    """Re-play one game's record under the rules; returns the final game and every disagreement."""
+    r = Replayer(lines[0])
+    for obj in lines[1:]:
+        r.feed(obj)
+    return r.finish()
 
 
 def describe(lines: list[dict[str, Any]]) -> str:

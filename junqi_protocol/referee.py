@@ -1,19 +1,22 @@
 """sanqi referee: hosts two or four Junqi players, enforces the rules and clocks, records every game.
 
     sanqi referee [--variant 2p|4p] [--games N] [--record FILE] [--rules "k=v ..."] [--time SEC]
-                  [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] [--engine-log DIR] ENGINE...
-    sanqi referee --print FILE
+                  [--movetime SEC] [--seed N] [--engine-option [I:]NAME=VALUE] [--engine-log DIR]
+                  [--watch [HOST:]PORT] ENGINE...
+    sanqi referee --print FILE [--html OUT.html]
 
-ENGINE is a built-in player (random, events: run in process), junqi:COMMAND or just COMMAND (an
-engine speaking our line protocol), or ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n
-engines, game g gives seat s (S, E, N, W order) to engine (s + g - 1) mod n, so two engines in a
-four-player game form the two teams and swap sides every game. Every engine runs in its own process
+ENGINE is a built-in player (search, random, events: run in process), human (a person, in the
+browser: needs --watch), junqi:COMMAND or just COMMAND (an engine speaking our line protocol), or
+ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n engines, game g gives seat s (S, E, N,
+W order) to engine (s + g - 1) mod n, so two engines in a four-player game form the two teams and
+swap sides every game. Every engine runs in its own process
 group, killed at the end of its game; SIGINT or SIGTERM ends the game in progress with an 'aborted'
 end line in the record, stops the engines and exits with 128 + the signal number.
 """
 
 import argparse
 import os
+import secrets
 import signal
 import sys
 import time
@@ -30,6 +33,8 @@ from junqi_protocol.lineups import read_deals
 from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
+from junqi_protocol.view import Watch, start_watch, watch_address, write_html
+from junqi_protocol.view_human import HumanAgent
 
 
 class Aborted(BaseException):
@@ -295,6 +300,8 @@ def split_spec(spec: str) -> tuple[str, str]:
     """
     if spec in STYLES:
         return "builtin", spec
+    if spec == "human":
+        return "human", spec
     kind, colon, command = spec.partition(":")
     if colon and kind in ("junqi", "ccgc"):
         return kind, command
@@ -304,7 +311,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 def engine_spec(text: str) -> str:
     """An argparse type: a built-in player, or a command whose program exists."""
     kind, command = split_spec(text)
-    if kind != "builtin":
+    if kind not in ("builtin", "human"):
         program(command)
     return text
 
@@ -318,8 +325,13 @@ def log_folder(text: str) -> str:
     return text
 
 
-def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int]) -> Agent:
+def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
+               key: str = "") -> Agent:
     kind, command = split_spec(spec)
+    if kind == "human":
+        if watch is None:
+            raise UsageError("a human plays in the browser: add --watch [HOST:]PORT")
+        return HumanAgent(watch, key, seed)
     if kind == "builtin":
         return LocalAgent(spec, seed, options)
     if kind == "ccgc":
@@ -371,7 +383,8 @@ def print_records(path: str, out: TextIO) -> int:
 def parser() -> ArgParser:
     p = ArgParser(prog="sanqi referee", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[2])
     p.add_argument("engines", nargs="*", type=engine_spec, metavar="ENGINE",
-                   help="random, events, junqi:COMMAND, COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
+                   help="search, random, events, human (played in the browser; needs --watch), junqi:COMMAND, "
+                   "COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
     p.add_argument("--variant", choices=("2p", "4p"), default="2p", help="two players (60 points) or four (Siguo)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play")
     p.add_argument("--record", type=writable_file, metavar="FILE", help="append JSON-lines game records to FILE")
@@ -386,6 +399,11 @@ def parser() -> ArgParser:
                    help="keep each engine's stderr in DIR/game<N>-<SEAT>.log; unset: engines' stderr is discarded")
     p.add_argument("--print", dest="print_file", type=readable_file, metavar="FILE",
                    help="replay and print a record, then exit")
+    p.add_argument("--html", type=writable_file, metavar="OUT.html",
+                   help="with --print: write a page that replays the record's games in a browser instead of printing them")
+    p.add_argument("--watch", type=watch_address, metavar="[HOST:]PORT",
+                   help="serve a live view of the games at http://HOST:PORT/ (read-only but for human seats; "
+                   "HOST 127.0.0.1 unless given; port 0 picks a free one)")
     p.add_argument("--quiet", action="store_true", help="print only the score table")
     p.add_argument("--lineups", type=readable_file, metavar="FILE",
                    help="deal fixed lineups: one deal a line, the seats' lineups in order S N or S E N W; "
@@ -404,6 +422,11 @@ def main(args: list[str]) -> int:
 
 
 def run(p: ArgParser, opts: argparse.Namespace) -> int:
+    if opts.html and not opts.print_file:
+        p.error("--html needs --print FILE: the record whose games the page replays")
+    if opts.print_file and opts.html:
+        print(write_html(opts.print_file, opts.html))
+        return 0
     if opts.print_file:
         return print_records(opts.print_file, sys.stdout)
     if not opts.engines:
@@ -414,6 +437,9 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         p.error(f"{n} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
     if seats == 4 and any(split_spec(s)[0] == "ccgc" for s in opts.engines):
         p.error("CCGC engines play only the two-player game (--variant 2p)")
+    humans = [i for i, s in enumerate(opts.engines) if s == "human"]
+    if humans and not opts.watch:
+        p.error("a human plays in the browser: add --watch [HOST:]PORT")
     per = _parse_options(opts.engine_option, n)
     try:
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))
@@ -433,8 +459,13 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     if opts.engine_log:
         os.makedirs(opts.engine_log, exist_ok=True)
     abort_on_signals()
+    watch = start_watch(p.prog, opts.watch, needed=bool(humans)) if opts.watch else None
     record = open(opts.record, "a", encoding="utf-8") if opts.record else None  # noqa: SIM115 - closed after the last game
-    referee.recorder = Recorder(record)
+    keys = {i: secrets.token_urlsafe(12) for i in humans}
+    if watch is not None:
+        for i, key in keys.items():
+            sys.stderr.write(f"{p.prog}: engine {i + 1} (human) is played at {watch.url}?play={key}\n")
+    referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]
     t0 = time.monotonic()
@@ -443,7 +474,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
             number = first + g - 1
             who = [(s + g - 1) % n for s in range(seats)]
             seed = None if opts.seed is None else opts.seed * 1000 + g
-            agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s) for s, i in enumerate(who)]
+            agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s, watch, keys.get(i, ""))
+                      for s, i in enumerate(who)]
             if opts.engine_log:
                 for s, agent in enumerate(agents):
                     agent.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))
@@ -458,6 +490,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     finally:
         if record is not None:
             record.close()
+        if watch is not None:
+            watch.close()
     minutes = (time.monotonic() - t0) / 60
     print(f"{'engine':30} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'points':>7}")
     for i, spec in enumerate(opts.engines):

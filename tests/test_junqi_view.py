@@ -1,0 +1,324 @@
+"""The Junqi view without a browser: what the replay page carries, the command's errors, and the live
+server's stream (a browser drives the page itself in test_junqi_view_browser.py)."""
+
+import http.client
+import json
+import re
+import socket
+import subprocess
+
+import pytest
+
+from conftest import sanqi_command
+from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
+from junqi_protocol.board import Board
+from junqi_protocol.record import read_games, replay
+from junqi_protocol.view import Follower, Watch, page, record_games, watch_address
+
+
+def shown(game: dict, k: int) -> set[tuple[str, str, str]]:
+    """(point, seat, kind) of every piece in the page's frame ``k``."""
+    board = Board(game["variant"])
+    cells = game["frames"][k]["cells"]
+    return {(board.names[p], cells[2 * p], cells[2 * p + 1]) for p in range(board.size) if cells[2 * p] != "."}
+
+
+@pytest.mark.parametrize("variant,seed", [("4p", 3), ("2p", 5)])
+def test_the_page_holds_the_position_after_every_step_as_the_rules_give_it(variant, seed):
+    lines = played(variant, seed)
+    [game] = record_games([lines])
+    assert len(game["frames"]) == len(steps(lines)) + 1  # the start, then one frame per step
+    for k in range(len(game["frames"])):
+        assert shown(game, k) == pieces_after(lines, k), f"step {k}"
+    for k, step in enumerate(steps(lines), 1):
+        assert game["frames"][k]["events"] == step["events"]
+    assert game["end"]["result"] == lines[-1]["result"]
+
+
+def test_a_flag_announced_when_its_marshal_dies_is_known_to_every_seat():
+    for seed in range(1, 40):
+        lines = played("4p", seed)
+        marshal = [(k, e) for k, s in enumerate(steps(lines), 1) for e in s["events"] if e.startswith("marshal") and not e.endswith("none")]
+        if marshal:
+            break
+    else:
+        pytest.fail("no 司令 died in 39 games")
+    k, event = marshal[0]
+    [game] = record_games([lines])
+    board = Board("4p")
+    flag = board.point(event.split()[2])
+    assert flag not in game["frames"][k - 1]["known"]
+    assert flag in game["frames"][k]["known"]
+    assert game["frames"][k]["cells"][2 * flag + 1] == "l"
+
+
+def test_who_sees_whom_follows_the_information_mode():
+    dark = record_games([played("4p", 2, rules="info=dark")])[0]["see"]
+    allies = record_games([played("4p", 2, rules="info=allies")])[0]["see"]
+    assert dark == {"S": "S", "E": "E", "N": "N", "W": "W"}
+    assert allies == {"S": "SN", "E": "EW", "N": "SN", "W": "EW"}
+
+
+def test_the_page_fetches_nothing_and_the_record_cannot_break_out_of_its_script():
+    lines = played("2p", 4)
+    lines[0]["players"]["S"] = "</script><script>alert(1)</script>"
+    text = page(record_games([lines]), "t")
+    assert not re.search(r"<script[^>]*\bsrc=|<link|@import|url\(|XMLHttpRequest|<img|<iframe", text)
+    # The one address in it is SVG's namespace; the live page posts a person's moves to where it came from.
+    assert set(re.findall(r"\w+://[^\s\"']*", text)) == {"http://www.w3.org/2000/svg"}
+    assert text.count("</script>") == 1  # the page's own; the name's is escaped inside the data
+    assert "\\u003c/script>\\u003cscript>alert(1)" in text
+
+
+def run_referee(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(sanqi_command() + ["referee", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_print_html_writes_one_page_for_every_game_of_the_record(tmp_path):
+    record = tmp_path / "games.jsonl"
+    first, second = played("4p", 1), played("4p", 2)
+    for obj in second:
+        obj["game"] = 2
+    write_record(record, first + second)
+    done = run_referee("--print", str(record), "--html", str(tmp_path / "games.html"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wrote {tmp_path / 'games.html'}: 2 games")
+    text = (tmp_path / "games.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r"const DATA = (\{.*?\});\n", text).group(1))
+    assert [g["game"] for g in data["games"]] == [1, 2]
+    assert [len(g["frames"]) for g in data["games"]] == [len(steps(first)) + 1, len(steps(second)) + 1]
+
+
+def one_error_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def test_a_record_that_does_not_replay_is_one_error_line_and_no_page(tmp_path):
+    lines = played("4p", 6)
+    step = steps(lines)[10]
+    step["events"] = [step["events"][0].replace("MOVE", "EAT") if "MOVE" in step["events"][0] else step["events"][0].rsplit(" ", 1)[0] + " MOVE"]
+    write_record(tmp_path / "bad.jsonl", lines)
+    line = one_error_line(run_referee("--print", str(tmp_path / "bad.jsonl"), "--html", str(tmp_path / "bad.html")))
+    assert "game 1 does not replay under the rules: step 11" in line and "no page written" in line
+    assert not (tmp_path / "bad.html").exists()
+
+
+def test_an_illegal_move_in_the_record_and_a_file_that_is_no_record_are_one_error_line_each(tmp_path):
+    lines = played("2p", 6)
+    steps(lines)[3]["move"] = "A0-L4"
+    write_record(tmp_path / "illegal.jsonl", lines)
+    line = one_error_line(run_referee("--print", str(tmp_path / "illegal.jsonl"), "--html", str(tmp_path / "x.html")))
+    assert "step 4" in line and "no page written" in line
+    (tmp_path / "text.jsonl").write_text("this is not json\n")
+    line = one_error_line(run_referee("--print", str(tmp_path / "text.jsonl"), "--html", str(tmp_path / "x.html")))
+    assert "is not a readable game record" in line
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_html_without_a_record_and_a_bad_watch_address_are_usage_errors(tmp_path):
+    assert "--html needs --print FILE" in one_error_line(run_referee("--html", str(tmp_path / "x.html"), "random"))
+    assert "is not [HOST:]PORT" in one_error_line(run_referee("--watch", "localhost:http", "random"))
+    assert watch_address("9000") == ("127.0.0.1", 9000)  # this machine only unless a host is named
+
+
+def test_a_port_in_use_is_one_line_and_the_game_is_still_played_and_recorded(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_referee("--variant", "4p", "--seed", "3", "--record", str(tmp_path / "r.jsonl"),
+                           "--watch", f"127.0.0.1:{port}", "random", "events")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        (f"sanqi referee: cannot serve the live view on 127.0.0.1:{port}: Address already in use; "
+         "the games are played and recorded without it")]
+    [game] = read_games((tmp_path / "r.jsonl").read_text().splitlines())
+    assert game[-1]["type"] == "end" and replay(game)[1] == []
+
+
+def read_events(resp: http.client.HTTPResponse, until) -> list[dict]:
+    """Server-sent messages from ``resp`` until ``until(messages)`` holds."""
+    got: list[dict] = []
+    while not until(got):
+        line = resp.fp.readline().decode()
+        assert line, "the stream ended"
+        if line.startswith("data: "):
+            got.append(json.loads(line[6:]))
+    return got
+
+
+def frames(messages: list[dict]) -> list[dict]:
+    return [m for m in messages if m["kind"] == "frame"]
+
+
+def test_the_live_stream_sends_each_move_as_it_is_played_and_a_browser_leaving_changes_nothing(tmp_path):
+    watch = Watch("127.0.0.1", 0)
+    port = watch.server.server_address[1]
+    try:
+        game = GatedGame(tmp_path / "live.jsonl", [watch.push])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/events")
+        resp = conn.getresponse()
+        assert resp.getheader("Content-Type").startswith("text/event-stream")
+        got = read_events(resp, lambda ms: len(frames(ms)) >= 1)  # the start: no move allowed yet
+        assert got[0]["kind"] == "game" and got[0]["players"]["S"] == "builtin random"
+        assert [f["ply"] for f in frames(got)] == [0]
+        game.allow(3)
+        got += read_events(resp, lambda ms: len(frames(ms)) >= 3)
+        assert [f["ply"] for f in frames(got)] == [0, 1, 2, 3]
+        conn.close()  # the browser goes away in mid-game
+        lines = game.finish()
+        assert lines[-1]["type"] == "end" and replay(lines)[1] == []
+        # A browser that comes later is sent the whole game, then told the referee is done.
+        later = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        later.request("GET", "/events")
+        again = read_events(later.getresponse(), lambda ms: bool(ms) and ms[-1]["kind"] == "end")
+        assert len(frames(again)) == len(steps(lines)) + 1
+        assert again[-1]["result"] == lines[-1]["result"]
+        later.close()
+    finally:
+        watch.close()
+
+
+def test_the_live_page_is_served_on_the_address_asked_and_takes_nothing_from_a_page_without_a_seats_key():
+    watch = Watch("127.0.0.1", 0)
+    try:
+        host, port = watch.server.server_address[:2]
+        assert host == "127.0.0.1" and watch.url == f"http://127.0.0.1:{port}/"
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        conn.request("GET", "/")
+        resp = conn.getresponse()
+        body = resp.read().decode()
+        assert resp.status == 200 and '"live":true' in body
+        conn.request("POST", "/move", body="move S00-S10")
+        resp = conn.getresponse()
+        assert (resp.status, resp.read()) == (400, b"a JSON object is expected\n")
+        conn.request("POST", "/move", body=json.dumps({"id": 1, "move": "S00-S10"}))
+        assert conn.getresponse().status == 403
+        conn.close()
+    finally:
+        watch.close()
+
+
+def test_a_line_the_view_cannot_follow_becomes_a_warning_not_an_error():
+    watch = Watch("127.0.0.1", 0)
+    try:
+        watch.push({"type": "game", "game": 1, "variant": "9p"})
+        assert json.loads(watch.log[-1][0])["kind"] == "warning"
+    finally:
+        watch.close()
+    assert Follower().feed({"type": "step", "game": 1}) == []  # no game line yet: nothing to show
+
+
+def test_the_referee_announces_where_to_watch(tmp_path):
+    done = run_referee("--variant", "2p", "--seed", "1", "--watch", "127.0.0.1:0", "random", "random")
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"sanqi referee: watch the games at http://127\.0\.0\.1:\d+/", done.stderr.strip())
+
+
+def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_turn():
+    from junqi_protocol.view_human import HumanAgent
+
+    watch = Watch("127.0.0.1", 0)
+    try:
+        HumanAgent(watch, "the-key")
+        port = watch.server.server_address[1]
+
+        def post(path: str, body: dict) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            out = resp.status, resp.read().decode()
+            conn.close()
+            return out
+
+        assert post("/move", {"play": "a-guess", "id": 1, "move": "G0-F0"})[0] == 403
+        assert post("/move", {"play": "the-key", "id": 1, "move": "G0-F0"}) == (409, "it is not your turn")
+        assert post("/lineup", {"play": "the-key", "lineup": "abc"}) == (409, "there is no lineup to choose now")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/events?play=a-guess")
+        assert conn.getresponse().status == 403
+        conn.close()
+    finally:
+        watch.close()
+
+
+def test_a_human_seat_needs_the_live_view(tmp_path):
+    assert "add --watch" in one_error_line(run_referee("human", "random"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(run_referee("--watch", f"127.0.0.1:{port}", "--record", str(tmp_path / "r.jsonl"), "human", "random"))
+    assert "a human seat is played there" in line
+
+
+def test_a_seats_guesses_cover_the_pieces_hidden_from_it_and_never_call_a_moved_piece_a_mine_or_the_flag():
+    lines = played("4p", 9, styles=("events", "events"))
+    [game] = record_games([lines])
+    board = Board("4p")
+    assert set(game["guesses"]) == {"S", "E", "N", "W"}
+    guessed_far = 0
+    for k, frame in enumerate(game["frames"]):
+        guesses = game["guesses"]["S"][k]
+        cells = frame["cells"]
+        hidden = {p for p in range(board.size) if cells[2 * p] not in ".S"}  # info=dark: all the others'
+        assert {p for p in range(board.size) if guesses[2 * p] != "."} == hidden, f"step {k}"
+        for p in hidden & set(frame["known"]):  # a flag its 司令's death gave away
+            assert guesses[2 * p:2 * p + 2] == "l9", f"step {k}: {board.names[p]}"
+        for p in hidden:
+            owner = board.letters.index(cells[2 * p])
+            if board.seat_of[p] != owner or board.row[p] < 4:  # it moved: no mine, no flag
+                assert guesses[2 * p] not in "jl", f"step {k}: {board.names[p]}"
+                guessed_far += 1
+    assert guessed_far > 0
+
+
+def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
+    import threading
+
+    from junqi_protocol.hosts import LocalAgent
+    from junqi_protocol.record import Recorder
+    from junqi_protocol.referee import Referee
+    from junqi_protocol.view_human import HumanAgent
+
+    watch = Watch("127.0.0.1", 0)
+    port = watch.server.server_address[1]
+    try:
+        out = open(tmp_path / "h.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        referee = Referee("2p", "", Recorder(out, [watch.push]), 600_000, 120_000)
+        agents = [HumanAgent(watch, "k"), LocalAgent("random", 3)]
+        thread = threading.Thread(target=referee.play, args=(1, agents), daemon=True)
+        thread.start()
+
+        def post(path: str, body: dict) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(dict(body, play="k")))
+            status = conn.getresponse().status
+            conn.close()
+            return status
+
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        stream.request("GET", "/events?play=k")
+        resp = stream.getresponse()
+        got = read_events(resp, lambda ms: any(m["kind"] == "setup" for m in ms))
+        assert post("/lineup", {"lineup": got[-1]["proposals"][0]}) == 200
+        got += read_events(resp, lambda ms: any(m["kind"] == "ask" for m in ms))
+        [start] = frames(got)
+        cells = start["cells"]
+        seats_kinds = {(cells[i], cells[i + 1] == "?") for i in range(0, len(cells), 2) if cells[i] != "."}
+        assert seats_kinds == {("S", False), ("N", True)}
+        ask = next(m for m in got if m["kind"] == "ask")
+        assert post("/move", {"id": ask["id"], "move": "pass"}) == 200
+        stream.close()
+        thread.join(60)
+        assert not thread.is_alive()
+        out.close()
+        [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
+        assert [s["action"] for s in steps(lines)] == ["pass"] and lines[-1]["result"] == "N"
+    finally:
+        watch.close()
