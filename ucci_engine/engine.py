@@ -182,6 +182,20 @@ class Engine:
     def static_eval(self) -> int:
         return self.position.evaluate()
 
+    def diagram(self) -> str:
+        """The current position drawn in text (``display``)."""
+        return self.position.diagram()
+
+    def red_to_move(self) -> bool:
+        return self.position.side == 0
+
+    def legal_moves(self) -> list[int]:
+        return self.position.legal_moves()
+
+    def hashfull(self) -> int:
+        """Per mille of the transposition table in use, as UCI's ``info hashfull``."""
+        return self.tt.hashfull()
+
     def probe(self, fen: str, moves: list[str]) -> Optional[tuple[str, int, int, int]]:
         """The hash entry of a position as (best move, bound, score, depth), if stored."""
         try:
@@ -203,6 +217,14 @@ class Engine:
         """Thinking, from ``go`` until the move is handed over (the thread may linger a moment after), or counting a perft."""
         with self._lock:
             return not self._emitted or self._counting
+
+    def endless(self) -> bool:
+        """Thinking with no end of its own: ``go infinite`` or pondering, which only a command stops."""
+        return self.busy() and (self.searcher.limits.infinite or self.searcher.pondering)
+
+    def wait(self) -> None:
+        """Until the thinking thread has handed over its move."""
+        self.worker.join()
 
     def limits_for(self, go: GoRequest) -> Limits:
         lim = Limits()
@@ -326,7 +348,7 @@ class Engine:
 
     def stop_and_wait(self) -> None:
         self.stop()
-        self.worker.join()
+        self.wait()
 
 
 def shortened(limits: Limits, since: float) -> Limits:

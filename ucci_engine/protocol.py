@@ -119,9 +119,9 @@ class Dialect:
 
     def at_end_of_input(self) -> None:
         # A pondering or infinite search would never end by itself; a timed one may finish.
-        if self.engine.busy() and (self.engine.searcher.limits.infinite or self.engine.searcher.pondering):
+        if self.engine.endless():
             self.engine.stop()
-        self.engine.worker.join()
+        self.engine.wait()
 
     def error(self, text: str) -> None:
         self.chan.send(f"info string error {text}")
@@ -135,14 +135,14 @@ class Dialect:
             raise BadInput(problem + "; keeping the previous position")
 
     def cmd_display(self, args: list[str]) -> None:
-        for line in self.engine.position.diagram().splitlines():
+        for line in self.engine.diagram().splitlines():
             self.chan.send(line)
 
     def cmd_stop(self, args: list[str]) -> None:
         # Wait for the search to hand its move over, so a go right behind the stop is not refused.
         if not self.engine.stop():
             self.when_idle_stop()
-        self.engine.worker.join()
+        self.engine.wait()
 
     def when_idle_stop(self) -> None:
         return None
@@ -471,14 +471,14 @@ class UciProtocol(Dialect):
         go.depth = max(int(got.get("depth", 0)), int(got.get("mate", 0)) * 2)
         go.nodes = int(got.get("nodes", 0))
         go.movetime = int(got.get("movetime", 0))
-        red = self.engine.position.side == 0
+        red = self.engine.red_to_move()
         mine, theirs, inc = ("wtime", "btime", "winc") if red else ("btime", "wtime", "binc")
         if mine in got:
             go.time_left = int(got[mine])
             go.increment = int(got.get(inc, 0))
             go.movestogo = int(got.get("movestogo", 0))
             go.opp_time = int(got.get(theirs, 0))
-        legal = self.engine.position.legal_moves()
+        legal = self.engine.legal_moves()
         for text in moves:
             m = parse_move(text)
             if m not in legal:
@@ -492,7 +492,7 @@ class UciProtocol(Dialect):
         nps = nodes * 1000 // max(ms, 1)
         self.chan.send(
             f"info depth {depth} seldepth {max(seldepth, depth)} multipv {index} score {uci_score(score)} "
-            f"nodes {nodes} nps {nps} hashfull {self.engine.tt.hashfull()} time {ms} pv {' '.join(pv)}"
+            f"nodes {nodes} nps {nps} hashfull {self.engine.hashfull()} time {ms} pv {' '.join(pv)}"
         )
 
     def done(self, result: Optional[Result]) -> None:
