@@ -13,7 +13,8 @@ from gomoku_protocol.record import parse_pos
 from gomoku_protocol.threats import ThreatSearch
 
 # Game 2, move 69, we (white) to move: Pela threatens a VCF; i7, played in the game, holds against
-# fours but loses to a VCT (1,453 nodes); j9 and e16 hold against both; h9 is not decided.
+# fours but loses to a VCT (1,453 nodes); j9 holds against both; h9 is not decided; e16, a four of
+# ours, only delays: the threat search stops at the block (6 nodes), which proves nothing.
 GAME2 = ("k11l11m13l12l10j12k12k9m14l13m12m15l14n14k15j16m10m11j14k14n10o10n11n12l16m17m9n8o12p13l15n13"
          "n16l18i15i13m7l9h15j15h16g17h17h18h13h14f16f15j17k16p12o11g16i16m8m6k7j10l7j7k6j5j6l8i6h6i14j13")
 # Game 5, move 10, we (white) to move: Pela threatens a VCT; m8 (played) and o9 lose to one
@@ -52,7 +53,7 @@ def verdict(pos: str, name: str) -> int:
 
 
 def test_the_positions_are_what_the_tests_say() -> None:
-    assert [verdict(GAME2, m) for m in ("i7", "j9", "e16")] == [LOST, SAFE, SAFE]
+    assert [verdict(GAME2, m) for m in ("i7", "j9", "e16")] == [LOST, SAFE, UNSURE]
     assert [verdict(GAME5, m) for m in ("m8", "o9", "k9")] == [LOST, LOST, UNSURE]
 
 
@@ -72,6 +73,10 @@ def test_in_a_quiet_position_the_search_best_move_not_found_losing_stands() -> N
     # Without a threat seen before the search, a check cut short still lets the search's choice
     # stand: in a quiet position a full VCT proof rarely fits, and the search knows better.
     assert verify(GAME2, ["h9", "j9"], False) == "h9"
+
+
+def test_a_four_that_only_delays_is_not_proven_safe() -> None:
+    assert verify(GAME2, ["h9", "e16", "j9"], True) == "j9"
 
 
 def test_when_every_move_loses_the_search_keeps_its_own() -> None:
