@@ -1,5 +1,8 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
+Two clock forms: UCCI/UCI's game clock with an increment (:func:`allot`, :func:`per_move`), and
+Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`).
+
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
 
@@ -10,6 +13,7 @@ machine, where a move may reach the GUI a few hundred milliseconds after the sea
   part of the increment, so each move gives back more than it takes until the reserve refills.
 """
 
+from dataclasses import dataclass
 from typing import Final
 
 HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
@@ -72,3 +76,84 @@ def per_move(limit: int, clock: int, overhead: int, horizon: int = HORIZON) -> i
     if limit <= 0:
         return 0
     return max(1, limit - overhead)
+
+
+# --- Gomocup's clocks: a limit a turn and one a game, no increment -----------------------------------
+
+TURN_SHARE_TENTHS: Final = 9  # of timeout_turn the hard limit may use; the referee's tolerance is never relied on
+TURN_MARGIN: Final = 100  # ms kept beside that tenth, for the answer to reach the referee
+SOFT_QUARTERS: Final = 3  # the soft target: three quarters of the hard limit (at a half, moves took about
+#   40 % of a 1 s turn while Pela took all of it)
+MATCH_HORIZON: Final = 20  # with a game clock, a quiet move's share of the clock above the reserve
+MATCH_RESERVE: Final = 1000  # ms of the game clock never planned with, at least (RESERVE_MOVES overheads of 50 ms) ...
+MATCH_RESERVE_SHARE: Final = 10  # ... and at least this part of the game's time: 120 moves of 80 ms lag and a
+#   hundredth of the clock each fit in the 18 s of a 180 s game (no increment comes back)
+LOW_CLOCK_SHARE: Final = 100  # inside the reserve, a move may still take this part of what is left
+
+@dataclass
+class TurnClock:
+    """A Gomocup manager's clock request for one move, as the protocol read it from ``INFO``
+    (Stockfish's ``LimitsType``: the protocol fills it, :func:`turn_limits` reads it). All
+    figures are milliseconds.
+
+    ``turn`` is ``timeout_turn`` (0: answer at once); ``match`` is ``timeout_match`` (0: no game
+    clock); ``left`` is ``time_left`` (-1: the manager did not say; then ``match`` less ``used``,
+    the brain's own count of the game's thinking, stands for it); ``spent`` is what this move
+    has already cost before the search starts: the commands since the request and, for the
+    process's first move, its start-up (a referee's clock may start with the process).
+    """
+
+    turn: int = 5000
+    match: int = 0
+    left: int = -1
+    used: int = 0
+    spent: int = 0
+
+    def game_left(self) -> int:
+        """What is left of the game's clock (-1: no game clock)."""
+        if self.left >= 0:
+            return self.left
+        if self.match > 0:
+            return max(0, self.match - self.used)
+        return -1
+
+
+def turn_limits(clock: TurnClock) -> tuple[int, int]:
+    """Soft and hard limits for one move on Gomocup's clocks; (0, 0): answer at once.
+
+    The soft limit (no new iteration) is what a quiet move takes; the hard limit is what a move
+    may take where the opponent threatens, for the checks of the defences. Both keep a tenth of
+    the turn and 100 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
+    is kept for the lag of the moves to come: a quiet move takes a twentieth of the clock above
+    it and a threatened one a quarter, so a run of threatened moves cannot empty the clock; inside
+    the reserve a move gets a hundredth of what is left.
+
+    >>> turn_limits(TurnClock(turn=1000))                       # a turn limit only
+    (600, 800)
+    >>> turn_limits(TurnClock(turn=1000, left=30000))           # 1 s a turn, 30 s a game
+    (600, 800)
+    >>> turn_limits(TurnClock(turn=1000, match=30000, left=6000))  # the game clock runs low
+    (150, 750)
+    >>> turn_limits(TurnClock(turn=30000, match=180000))        # Gomocup freestyle, no time_left sent
+    (8100, 26900)
+    >>> turn_limits(TurnClock(turn=30000, match=180000, used=150000))
+    (600, 3000)
+    >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
+    ((500, 500), (0, 0))
+    >>> turn_limits(TurnClock(turn=0)), turn_limits(TurnClock(turn=1000, left=0))
+    ((0, 0), (0, 0))
+    """
+    left = clock.game_left()
+    if clock.turn <= 0 or left == 0:
+        return 0, 0
+    hard = clock.turn * TURN_SHARE_TENTHS // 10 - TURN_MARGIN
+    soft = hard * SOFT_QUARTERS // 4
+    if left > 0:
+        spare = left - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
+        least = left // LOW_CLOCK_SHARE
+        hard = min(hard, left * TURN_SHARE_TENTHS // 10 - TURN_MARGIN, max(least, spare // HARD_SHARE))
+        soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // MATCH_HORIZON))
+    hard -= clock.spent
+    if hard <= 0:
+        return 0, 0
+    return max(1, min(soft, hard)), hard

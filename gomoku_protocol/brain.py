@@ -1,13 +1,19 @@
 """Choosing a move: forced replies, VCF, threat defence, VCT, alpha-beta on the shared search,
 and a last check of the chosen move against the opponent's threats.
 
-:meth:`Brain.think` runs in the protocol's worker thread; a watchdog thread ends each phase at its
-deadline (and everything at the hard limit or on :meth:`Brain.stop`), so the answer never waits
-for the search's own coarse clock checks. Whatever happens, a legal move is always ready: the
-one-ply pattern choice is computed first and only replaced by something better.
+:meth:`Brain.think` runs in the protocol's worker thread. Every phase is given a deadline that its
+own clock checks keep (the threat search looks every 32 nodes, the alpha-beta every 256: a few
+milliseconds), and :meth:`Brain.stop` ends the running phase and skips the rest. Whatever happens,
+a legal move is always ready: the one-ply pattern choice is computed first and only replaced by
+something better.
+
+A threat check has three outcomes, and only a finished one counts: a move is *lost* (the
+opponent's threat search found a win after it), *safe* (the search ended without one) or
+*unsure* (the clock cut the search short). Refuted moves take about a millisecond and sound
+ones a full proof, so the checks run in rounds of growing slices (:meth:`Brain._judge`): the
+cheap verdicts come first and the rest of the time goes to the moves still open.
 """
 
-import threading
 import time
 from typing import Callable, Optional
 
@@ -23,6 +29,11 @@ DEFAULT_HASH_MB = 32
 MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger only wastes memory
 PROCESS_BASE_MB = 48  # interpreter, the 8 MB line-shape table and search stacks, measured at about 33 MB
 ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
+
+SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
+FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
+SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
+Verdicts = dict[int, int]
 
 
 def hash_megabytes(max_memory: int) -> int:
@@ -72,23 +83,6 @@ class Result:
         self.how = how
 
 
-class _Watchdog(threading.Thread):
-    """Stops the brain at its deadline, and keeps re-stopping: a search that starts after the
-    deadline (or after YXSTOP) clears its own stop flag, so one signal would not be enough."""
-
-    def __init__(self, brain: "Brain", deadline: float) -> None:
-        super().__init__(name="gomoku-clock", daemon=True)
-        self.brain = brain
-        self.deadline = deadline
-        self.done = False
-
-    def run(self) -> None:
-        while not self.done:
-            if self.brain.user_stop or time.perf_counter() >= self.deadline:
-                self.brain.halt()
-            time.sleep(0.004)
-
-
 class Brain:
     def __init__(self) -> None:
         self.hash_mb = DEFAULT_HASH_MB
@@ -104,6 +98,7 @@ class Brain:
         self.last_lines: list[int] = []
         self.root_lines: list[int] = []  # every root move of the last search, best first
         self.last_depth = 0
+        self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
 
     def set_memory(self, max_memory: int) -> None:
         """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table and the
@@ -159,6 +154,7 @@ class Brain:
         self._stop = False
         self.user_stop = False
         self.last_lines = []
+        self._tried = {}
         attack, defence = STYLES.get(self.style, STYLES["balanced"])
         board.set_style(attack, defence)
         fallback = one_ply(board)
@@ -170,78 +166,138 @@ class Brain:
             return Result(m, MATE - 1, 1, [m], "five")
         if hard_ms <= 0 or (board.fives[3 - s] and multipv == 1):
             return Result(fallback, 0, 1, [fallback], "forced" if board.fives[3 - s] else "instant")
-        dog = _Watchdog(self, start + hard_ms / 1000.0)
-        dog.start()
-        try:
-            if multipv > 1:
-                return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback, [])
-            return self._search(board, soft_ms, hard_ms, say, start, fallback, dog)
-        finally:
-            dog.done = True
-            dog.join()
+        if multipv > 1:
+            return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback, [])
+        return self._search(board, soft_ms, hard_ms, say, start, fallback)
 
     def _left(self, start: float, hard_ms: int) -> int:
         return hard_ms - int((time.perf_counter() - start) * 1000)
 
-    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int, dog: _Watchdog) -> Result:
+    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
+        # The hard limit is for threatened moves (engine_core.timeman); until a threat is seen, and
+        # for quiet moves throughout, the phases share a third more than the soft target (at 1 s a
+        # move that is the hard limit: the shares below were measured there).
+        quiet_ms = min(hard_ms, soft_ms * 4 // 3)
         ts = self._threats_for(board)
-        line = ts.vcf(40, max(1, min(hard_ms // 5, 2000)), self.max_nodes)
+        line = ts.vcf(40, max(1, min(quiet_ms // 5, 2000)), self.max_nodes)
         if line:
             say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCF)")
             return Result(line[0], MATE - len(line), len(line), line, "vcf")
+        if self._stop:
+            return Result(fallback, 0, 0, [fallback], "stopped")
         vct = False
-        threat = self._opponent_threat(board, ts, False, max(1, self._left(start, hard_ms) // 8))
+        threat = self._opponent_threat(board, ts, False, max(1, self._left(start, quiet_ms) // 8))
         if threat is None and not self._stop:
             # Our threes only matter when the opponent has no fours to win with first.
-            left = self._left(start, hard_ms)
-            line = ts.vct(8, max(1, min(left // 3, soft_ms)), self.max_nodes)
+            line = ts.vct(8, max(1, min(self._left(start, quiet_ms) // 3, soft_ms)), self.max_nodes)
             if line:
                 say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
                 return Result(line[0], MATE - len(line), len(line), line, "vct")
             vct = True
-            threat = self._opponent_threat(board, ts, True, max(1, self._left(start, hard_ms) // 8))
+            if not self._stop:
+                threat = self._opponent_threat(board, ts, True, max(1, self._left(start, quiet_ms) // 8))
         if self._stop:
             return Result(fallback, 0, 0, [fallback], "stopped")
         roots: list[int] = []
+        verdicts: Verdicts = {}  # our moves judged against the opponent's VCT (and VCF)
+        limit_ms = quiet_ms
         if threat is not None:
+            limit_ms = hard_ms
             # Two thirds of what is left: a defence the clock could not prove is how most games were
             # lost (13.7 % against Pela with this, 5.9 % with a third; see docs/gomoku.md).
-            roots = self._defences(board, ts, threat, vct, max(1, self._left(start, hard_ms) * 2 // 3), say)
+            deadline = start + (hard_ms - self._left(start, hard_ms) // 3) / 1000.0
+            roots = self._defences(board, ts, threat, vct, deadline, verdicts, say)
             if len(roots) == 1:
                 return Result(roots[0], 0, 1, roots, "only defence")
         # A quarter of the time is kept to check the chosen move against the opponent's threats.
-        reserve = self._left(start, hard_ms) // 4
-        final = dog.deadline
-        dog.deadline = final - reserve / 1000.0
-        result = self._alpha_beta(board, soft_ms, hard_ms - reserve, say, 1, start, fallback, roots)
-        dog.deadline = final
+        reserve = max(0, self._left(start, limit_ms)) // 4
+        if self._stop:  # a stop between phases: the next phase would clear the search's flag
+            return Result(roots[0] if roots else fallback, 0, 0, roots[:1] or [fallback], "stopped")
+        result = self._alpha_beta(board, soft_ms, limit_ms - reserve, say, 1, start, fallback, roots)
         if self.user_stop or abs(result.score) > MATE_BOUND or len(self.root_lines) < 2:
             return result
         self._stop = False
-        safe = self._verify(board, ts, final, say)
+        safe = self._verify(board, ts, start + limit_ms / 1000.0, threat is not None, verdicts, say)
         if safe >= 0 and safe != result.move:
             return Result(safe, 0, result.depth, [safe], "alpha-beta, checked")
         return result
 
-    def _verify(self, board: Board, ts: ThreatSearch, deadline: float, say: Say) -> int:
-        """The first of the search's best root moves after which the opponent has no VCF or VCT
-        (a check the clock cut short counts as passed); -1 if none passes in time."""
+    def _verify(self, board: Board, ts: ThreatSearch, deadline: float, strict: bool, verdicts: Verdicts, say: Say) -> int:
+        """The first of the search's best root moves after which the opponent has no VCF or VCT;
+        -1 if every one of them loses.
+
+        Where the opponent had a threat (``strict``) a move the clock did not let us decide is
+        played only when no move is decided safe, and the checks run in growing rounds until the
+        best undecided move is decided or the time is gone. In a quiet position each move gets an
+        even share of the time in turn and the first not found losing is played, as before.
+        """
         candidates = self.root_lines[:5]
-        for n, m in enumerate(candidates):
-            now = time.perf_counter()
-            if now >= deadline or self._stop:
-                return -1
-            slice_ms = max(1, int((deadline - now) * 1000) // (len(candidates) - n))
-            if not board.make(m):
-                continue
-            threat = ts.vcf(30, max(1, slice_ms // 3), self.max_nodes)
-            if threat is None and not ts.stopped:
-                threat = ts.vct(6, max(1, slice_ms * 2 // 3), self.max_nodes)
-            board.unmake()
-            if threat is None:
-                return m
-            say(f"{board.name(m)} loses to {' '.join(board.name(t) for t in threat[:7])}")
-        return -1
+        if strict:
+            def done(v: Verdicts) -> bool:
+                return _first(candidates, v, (SAFE, UNSURE, -1)) in (-1, _first(candidates, v, (SAFE,)))
+        else:
+            def done(v: Verdicts) -> bool:
+                m = _first(candidates, v, (SAFE, UNSURE, -1))
+                return m < 0 or m in v
+        self._judge(board, ts, candidates, True, deadline, verdicts, done, strict)
+        for m in candidates:
+            if verdicts.get(m) == LOST:
+                say(f"{board.name(m)} loses to the opponent's threats")
+        if strict:
+            safe = _first(candidates, verdicts, (SAFE,))
+            if safe >= 0:
+                return safe
+        return _first(candidates, verdicts, (SAFE, UNSURE, -1))
+
+    def _judge(
+        self, board: Board, ts: ThreatSearch, moves: list[int], vct: bool, deadline: float, verdicts: Verdicts,
+        done: Callable[[Verdicts], bool], growing: bool = True,
+    ) -> None:
+        """Fill ``verdicts`` for ``moves``: whether the opponent wins after each (by a VCF, or with
+        ``vct`` by a VCT too). Moves already decided are not searched again. With ``growing`` each
+        round gives every undecided move a slice four times the last, else one even share of the
+        time left; a slice is never more than an even share. Ends when ``done`` says so, every move
+        is decided, or at ``deadline`` (moves not reached stay out of ``verdicts``); without
+        ``growing``, or under a node limit, after one round."""
+        slice_ms = FIRST_SLICE_MS
+        growing = growing and not self.max_nodes  # a node limit would cut every round at the same point
+        while not done(verdicts):
+            open_moves = [m for m in moves if verdicts.get(m, UNSURE) == UNSURE]
+            if not open_moves:
+                return
+            for n, m in enumerate(open_moves):
+                key = m * 2 + vct
+                if growing and self._tried.get(key, 0) >= slice_ms:
+                    continue  # an earlier check (of the defences, say) already gave it this much
+                left_ms = int((deadline - time.perf_counter()) * 1000)
+                if left_ms <= 0 or self._stop:
+                    return
+                share = max(1, left_ms // (len(open_moves) - n))
+                ms = min(slice_ms, share) if growing else share
+                self._tried[key] = max(ms, self._tried.get(key, 0))
+                verdicts[m] = self._after(board, ts, m, vct, ms)
+                if done(verdicts):
+                    return
+            if not growing:
+                return
+            slice_ms *= SLICE_GROWTH
+
+    def _after(self, board: Board, ts: ThreatSearch, move: int, vct: bool, ms: int) -> int:
+        """The verdict on ``move`` from a threat search of ``ms``: a third for the VCF, the rest
+        for the VCT."""
+        if not board.make(move):
+            return LOST  # renju: a forbidden point is no move at all
+        t0 = time.perf_counter()
+        line = ts.vcf(30, max(1, ms // 3) if vct else ms, self.max_nodes)
+        if line is None and vct and not ts.stopped:
+            line = ts.vct(6, max(1, ms - int((time.perf_counter() - t0) * 1000)), self.max_nodes)
+        # After our four the opponent's threat search only blocks and stops: a four that merely
+        # delays came out "safe" in 6 nodes (game 2 of the study), so its verdict proves nothing.
+        four = vct and bool(board.fives[3 - board.side])
+        board.unmake()
+        if line is not None:
+            return LOST
+        return UNSURE if ts.stopped or four else SAFE
 
     def _opponent_threat(self, board: Board, ts: ThreatSearch, vct: bool, ms: int) -> Optional[list[int]]:
         """The opponent's winning line if it could move now (a VCF, or with ``vct`` a VCT)."""
@@ -250,37 +306,39 @@ class Brain:
         board.unmake_null()
         return line
 
-    def _defences(self, board: Board, ts: ThreatSearch, threat: list[int], vct: bool, ms: int, say: Say) -> list[int]:
+    def _defences(
+        self, board: Board, ts: ThreatSearch, threat: list[int], vct: bool, deadline: float, verdicts: Verdicts, say: Say
+    ) -> list[int]:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
         Candidates are the points of the threat line, our fours, and the opponent's four and
-        three points. A candidate after which the opponent still wins is dropped. Proven
+        three points. A candidate after which the opponent still wins is dropped. Against a VCF
+        the candidates are judged against fours, then those that hold are checked against a VCT,
+        and a VCT found drops the move (a VCF seen first hid the opponent's VCT in 2 of the study's
+        5 threat losses); "proven" stays "proven against fours" (few proofs against a VCT fit). Proven
         defences are preferred; without any, the ones the clock did not let us decide are kept.
         If every candidate fails, the game is probably lost and the full search gets every move
         to find the most stubborn one.
         """
-        deadline = time.perf_counter() + ms / 1000.0
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours[s] | board.fours[o] | board.threes[o]
         candidates = [m for m in ts._ordered(list(pool), s) if board.cells[m] == 0]
-        proven: list[int] = []
-        unsure: list[int] = []
-        left = len(candidates)
-        for m in candidates:
+        fours: Verdicts = verdicts if vct else {}
+        self._judge(board, ts, candidates, vct, deadline, fours, _never)
+        kept = [m for m in candidates if fours.get(m, UNSURE) != LOST]
+        if not vct:
+            # Against a VCT too, where the fours could not win: only a VCT refutation drops a move.
+            # A third of the defence time at most: a refutation comes in 20-220 ms (the study's
+            # positions), a proof rarely fits, and run to the deadline this starved the alpha-beta
+            # (10/40 against Pela at 1 s on 20x20; with the third, 16/40; the base had 14/40).
+            holding = [m for m in kept if fours.get(m) == SAFE]
             now = time.perf_counter()
-            if now >= deadline or self._stop:
-                unsure.append(m)
-                continue
-            slice_ms = max(1, int((deadline - now) * 1000) // left)
-            left -= 1
-            if not board.make(m):
-                continue
-            again = ts.vct(6, slice_ms, self.max_nodes) if vct else ts.vcf(30, slice_ms, self.max_nodes)
-            timed_out = ts.stopped
-            board.unmake()
-            if again is None:
-                (unsure if timed_out else proven).append(m)
+            self._judge(board, ts, holding, True, now + max(0.0, deadline - now) / 3, verdicts, _never)
+            if any(verdicts.get(m, UNSURE) != LOST for m in holding):
+                kept = [m for m in kept if verdicts.get(m, UNSURE) != LOST]
+        proven = [m for m in kept if fours.get(m) == SAFE]
+        unsure = [m for m in kept if m not in proven]
         kind = "VCT" if vct else "VCF"
         shown = " ".join(board.name(m) for m in threat[:7])
         say(f"opponent threatens a {kind} ({shown}); defences {' '.join(board.name(m) for m in proven)}"
@@ -321,3 +379,15 @@ class Brain:
         self.last_lines = [ln.move for ln in lines[:multipv]]
         self.root_lines = [ln.move for ln in lines]
         return Result(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
+
+
+def _never(verdicts: Verdicts) -> bool:
+    return False
+
+
+def _first(moves: list[int], verdicts: Verdicts, kinds: tuple[int, ...]) -> int:
+    """The first of ``moves`` whose verdict is one of ``kinds`` (-1 there: not judged); -1 if none."""
+    for m in moves:
+        if verdicts.get(m, -1) in kinds:
+            return m
+    return -1

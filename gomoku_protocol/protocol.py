@@ -16,6 +16,7 @@ from typing import Callable, Optional
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.loop import Channel, Worker
+from engine_core.timeman import TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
@@ -142,6 +143,7 @@ class GomocupProtocol:
         self.timeout_turn = DEFAULT_TURN_MS
         self.timeout_match = 0
         self.time_left = UNLIMITED
+        self.used_ms = 0  # this game's thinking, for a game clock without time_left
         self.max_memory = 0
         self.game_type = 0
         self.folder = ""
@@ -259,6 +261,7 @@ class GomocupProtocol:
         self.board = self._new_board(size, size)
         self.width = self.height = size
         self.brain.clear()
+        self.used_ms = 0
         self.chan.send("OK")
 
     def cmd_rectstart(self, rest: str) -> None:
@@ -269,6 +272,7 @@ class GomocupProtocol:
         self.board = self._new_board(w, h)
         self.width, self.height = w, h
         self.brain.clear()
+        self.used_ms = 0
         self.chan.send("OK")
 
     def cmd_restart(self) -> None:
@@ -276,6 +280,7 @@ class GomocupProtocol:
             raise ProtocolError("RESTART before START")
         self.board = self._new_board(self.width, self.height)
         self.brain.clear()
+        self.used_ms = 0
         self.chan.send("OK")
 
     def _require_board(self, what: str) -> Board:
@@ -494,52 +499,38 @@ class GomocupProtocol:
 
     # --- thinking --------------------------------------------------------------------------------
 
-    def budget(self) -> tuple[int, int]:
-        """Soft and hard milliseconds for this move, counted from when the request arrived.
-
-        The hard limit keeps a tenth of the allowance plus a fixed margin in hand: the referee's
-        own tolerance is never relied on. The soft target (when no new iteration starts) is three
-        quarters of it: at half, moves took about 40 % of a 1 s turn while Pela took all of it.
-        With a match clock, one move takes a share of it.
-        """
-        if self.timeout_turn == 0 or self.time_left <= 0:
-            return 0, 0
-        cap = self.timeout_turn
-        if self.time_left != UNLIMITED:
-            cap = min(cap, self.time_left)
-        hard = cap * 9 // 10 - 100
-        if hard <= 0:
-            return 0, 0
-        soft = hard * 3 // 4
-        if self.time_left != UNLIMITED:
-            soft = min(soft, self.time_left // 20)
-        return max(1, soft), hard
-
-    def _limits(self) -> tuple[int, int]:
-        """Soft and hard milliseconds left for the move requested now.
-
-        The first move of the process also pays for its start-up (the referee's clock may have
-        started with the process) and for the commands handled before it.
-        """
-        soft, hard = self.budget()
+    def clock(self) -> TurnClock:
+        """The clock request for the move asked now, from the manager's ``INFO`` (read by
+        :func:`engine_core.timeman.turn_limits`). What the move has cost before the search
+        starts is counted from the request; the process's first move pays for its start-up and
+        the commands before it too."""
         spent = time.perf_counter() - self.received
         if self.first_move:
             spent += self.startup + self.setup_spent
-            self.first_move = False
-        if hard > 0:
-            hard = max(0, hard - int(spent * 1000))
-            soft = min(soft, hard)
+        left = -1 if self.time_left == UNLIMITED else max(0, self.time_left)
+        return TurnClock(self.timeout_turn, self.timeout_match, left, self.used_ms, int(spent * 1000))
+
+    def _limits(self) -> tuple[int, int]:
+        """Soft and hard milliseconds left for the move requested now."""
+        soft, hard = turn_limits(self.clock())
+        self.first_move = False
         return soft, hard
+
+    def _count(self, began: float) -> None:
+        """Add a move's thinking, from its request to its answer, to the game's ``used_ms``."""
+        self.used_ms += int((time.perf_counter() - began) * 1000)
 
     def move(self, multipv: int = 1, place: bool = True) -> None:
         b = self._require_board("move")
         if b.full():
             raise ProtocolError("the board is full")
         soft, hard = self._limits()
+        began = self.received
 
         def job() -> None:
             result = self.brain.think(b, soft, hard, self._message, multipv)
             self._answer(b, result, place)
+            self._count(began)
 
         self._think(job)
 
@@ -586,10 +577,12 @@ class GomocupProtocol:
             return
         b = self._board_from(stones, True)
         self.board = b
+        began = self.received
 
         def job() -> None:
             result = self.brain.think(b, soft, hard, self._message)
             self._swap2_answer(b, result, len(stones) == 3)
+            self._count(began)
 
         self._think(job)
 

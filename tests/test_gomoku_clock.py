@@ -1,0 +1,113 @@
+"""Gomocup's clocks through the core time manager (issue 42): the limits from each ``INFO``
+combination, played out on paper (no clock is read for what is checked)."""
+
+import time
+
+import pytest
+
+from engine_core.timeman import TurnClock, turn_limits
+from gomoku_protocol.protocol import UNLIMITED, GomocupProtocol
+
+DELAY = 80  # ms a loaded two-core machine may add to a move beyond its hard limit
+
+
+def protocol(*info: str) -> GomocupProtocol:
+    p = GomocupProtocol()
+    for line in info:
+        p.cmd_info(line)
+    p.first_move = False
+    return p
+
+
+def test_a_turn_limit_alone_keeps_a_tenth_and_100_ms_in_hand() -> None:
+    assert turn_limits(TurnClock(turn=1000)) == (600, 800)
+    assert turn_limits(TurnClock(turn=30000)) == (20175, 26900)
+
+
+def test_a_turn_limit_of_zero_or_no_time_left_answers_at_once() -> None:
+    assert turn_limits(TurnClock(turn=0, left=30000)) == (0, 0)
+    assert turn_limits(TurnClock(turn=1000, left=0)) == (0, 0)
+    assert turn_limits(TurnClock(turn=1000, match=30000, used=30000)) == (0, 0)
+
+
+def test_time_left_gives_a_quiet_move_a_twentieth_and_a_threatened_one_a_quarter_above_the_reserve() -> None:
+    assert turn_limits(TurnClock(turn=30000, match=180000, left=180000)) == (8100, 26900)
+    assert turn_limits(TurnClock(turn=30000, match=180000, left=41000)) == (1150, 5750)  # 18 s reserve
+    assert turn_limits(TurnClock(turn=30000, left=41000)) == (2000, 10000)  # no timeout_match: 1 s reserve
+    assert turn_limits(TurnClock(turn=1000, match=30000, left=30000)) == (600, 800)  # the turn binds at 1 s a move
+    assert turn_limits(TurnClock(turn=1000, match=30000, left=2000)) == (15, 20)  # inside the 3 s reserve
+
+
+def test_a_game_clock_without_time_left_is_counted_down_by_our_own_thinking() -> None:
+    assert turn_limits(TurnClock(turn=30000, match=180000, used=139000)) == (1150, 5750)
+    assert TurnClock(match=180000, used=139000).game_left() == 41000
+    assert TurnClock(match=180000, used=139000, left=50000).game_left() == 50000  # the manager's word first
+    assert TurnClock(turn=1000).game_left() == -1
+
+
+def test_what_the_move_already_cost_comes_off_both_limits() -> None:
+    assert turn_limits(TurnClock(turn=1000, spent=300)) == (500, 500)
+    assert turn_limits(TurnClock(turn=1000, left=30000, spent=100)) == (600, 700)
+    assert turn_limits(TurnClock(turn=1000, spent=800)) == (0, 0)
+
+
+def worst_game(turn: int, match: int, moves: int, delay: int, limit: int) -> list[int]:
+    """The game clock before each move when every move takes its soft (``limit`` 0) or hard (1)
+    limit and ``delay`` more."""
+    used, seen = 0, []
+    for _ in range(moves):
+        left = match - used
+        seen.append(left)
+        if left <= 0:
+            break
+        used += turn_limits(TurnClock(turn=turn, match=match, left=left))[limit] + delay
+    return seen
+
+
+@pytest.mark.parametrize("turn,match,delay,moves,limit", [
+    # The study's longest 20x20 game at 1 s a move and 30 s a game had 180 plies (90 moves a side):
+    # 100 quiet moves, or 80 threatened ones (the clock holds 35 of 800 ms; the reserve pays the lag
+    # of the rest).
+    (1000, 30000, 50, 100, 0), (1000, 30000, 50, 80, 1),
+    # Gomocup-like limits: 120 moves a side, every one at its soft or at its hard limit (90 at the
+    # hard limit when a 30 s turn has only 90 s a game).
+    (5000, 120000, 80, 120, 0), (5000, 120000, 80, 120, 1), (30000, 180000, 80, 120, 0),
+    (30000, 180000, 80, 120, 1), (30000, 90000, 80, 120, 0), (30000, 90000, 80, 90, 1)])
+def test_a_long_game_never_runs_out_of_time(turn: int, match: int, delay: int, moves: int, limit: int) -> None:
+    clock = worst_game(turn, match, moves, delay, limit)
+    assert len(clock) == moves and min(clock) > 0
+
+
+def test_no_move_takes_more_than_a_quarter_of_the_game_clock_above_the_reserve() -> None:
+    for left in range(1500, 200000, 500):
+        soft, hard = turn_limits(TurnClock(turn=30000, match=180000, left=left))
+        assert soft <= hard <= max(left // 100, (left - 18000) // 4)
+
+
+def test_the_protocol_fills_the_clock_from_info() -> None:
+    p = protocol("timeout_turn 30000", "timeout_match 180000")
+    c = p.clock()
+    assert (c.turn, c.match, c.left, c.used) == (30000, 180000, -1, 0)
+    p.cmd_info("time_left 41000")
+    assert p.clock().left == 41000
+    p.cmd_info(f"time_left {UNLIMITED}")
+    assert p.clock().left == -1
+    p.cmd_info("time_left -50")
+    assert p.clock().left == 0
+
+
+def test_the_first_move_pays_for_the_process_start_up() -> None:
+    p = protocol("timeout_turn 1000")
+    p.received = time.perf_counter()
+    p.startup, p.setup_spent, p.first_move = 0.6, 0.1, True
+    assert p.clock().spent >= 700
+    p._limits()
+    assert not p.first_move and p.clock().spent < 700
+
+
+def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
+    p = protocol("timeout_turn 30000", "timeout_match 180000")
+    p._count(time.perf_counter() - 1.5)
+    assert p.used_ms >= 1500 and p.clock().game_left() == 180000 - p.used_ms
+    p.cmd_start("20")
+    assert p.used_ms == 0  # a new game, a new clock

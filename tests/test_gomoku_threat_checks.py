@@ -1,0 +1,99 @@
+"""Threat checks where the opponent threatens: positions from the 20x20 games lost to Pela
+(docs/gomoku.md, "Why 20x20 loses"; found with tests/tools/gomoku_turns.py).
+
+A check is node-bound here (``Brain.max_nodes``) with a deadline far away, so what it decides does
+not depend on how busy the machine is.
+"""
+
+import time
+
+from gomoku_protocol.brain import LOST, SAFE, UNSURE, Brain
+from gomoku_protocol.position import Board
+from gomoku_protocol.record import parse_pos
+from gomoku_protocol.threats import ThreatSearch
+
+# Game 2, move 69, we (white) to move: Pela threatens a VCF; i7, played in the game, holds against
+# fours but loses to a VCT (1,453 nodes); j9 holds against both; h9 is not decided; e16, a four of
+# ours, only delays: the threat search stops at the block (6 nodes), which proves nothing.
+GAME2 = ("k11l11m13l12l10j12k12k9m14l13m12m15l14n14k15j16m10m11j14k14n10o10n11n12l16m17m9n8o12p13l15n13"
+         "n16l18i15i13m7l9h15j15h16g17h17h18h13h14f16f15j17k16p12o11g16i16m8m6k7j10l7j7k6j5j6l8i6h6i14j13")
+# Game 5, move 10, we (white) to move: Pela threatens a VCT; m8 (played) and o9 lose to one
+# (2,107 and 549 nodes); k9, Rapfi's move, is not refuted within 5,000 nodes.
+GAME5 = "k11l11l12k12m10m13m9l10l9"
+NODES = 5000
+FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
+
+
+def board(pos: str) -> Board:
+    b = Board(20, 20, 0)
+    for x, y in parse_pos(pos):
+        b.play(b.index(x, y), b.side)
+    return b
+
+
+def point(b: Board, name: str) -> int:
+    return next(i for i in b.points if b.name(i) == name)
+
+
+def verify(pos: str, ranked: list[str], strict: bool) -> str:
+    """The move the final check picks when the search ranked ``ranked`` best first."""
+    b = board(pos)
+    brain = Brain()
+    brain.max_nodes = NODES
+    brain.root_lines = [point(b, n) for n in ranked]
+    m = brain._verify(b, ThreatSearch(b), time.perf_counter() + FAR, strict, {}, lambda text: None)
+    return b.name(m) if m >= 0 else "none"
+
+
+def verdict(pos: str, name: str) -> int:
+    b = board(pos)
+    brain = Brain()
+    brain.max_nodes = NODES
+    return brain._after(b, ThreatSearch(b), point(b, name), True, 60000)
+
+
+def test_the_positions_are_what_the_tests_say() -> None:
+    assert [verdict(GAME2, m) for m in ("i7", "j9", "e16")] == [LOST, SAFE, UNSURE]
+    assert [verdict(GAME5, m) for m in ("m8", "o9", "k9")] == [LOST, LOST, UNSURE]
+
+
+def test_a_move_that_loses_to_a_vct_our_search_finds_is_not_played_when_a_defence_exists() -> None:
+    for strict in (True, False):
+        assert verify(GAME2, ["i7", "j9"], strict) == "j9"
+        assert verify(GAME5, ["m8", "o9", "k9"], strict) == "k9"
+
+
+def test_under_a_threat_a_cut_short_check_is_no_pass_when_a_move_is_proven_safe() -> None:
+    assert verdict(GAME2, "h9") == UNSURE  # not decided within the node limit
+    assert verify(GAME2, ["h9", "j9"], True) == "j9"
+    assert verify(GAME5, ["k9", "m8"], True) == "k9"  # nothing proven: the undecided move stands
+
+
+def test_in_a_quiet_position_the_search_best_move_not_found_losing_stands() -> None:
+    # Without a threat seen before the search, a check cut short still lets the search's choice
+    # stand: in a quiet position a full VCT proof rarely fits, and the search knows better.
+    assert verify(GAME2, ["h9", "j9"], False) == "h9"
+
+
+def test_a_four_that_only_delays_is_not_proven_safe() -> None:
+    assert verify(GAME2, ["h9", "e16", "j9"], True) == "j9"
+
+
+def test_when_every_move_loses_the_search_keeps_its_own() -> None:
+    assert verify(GAME5, ["m8", "o9"], True) == "none"
+
+
+def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> None:
+    # In the game, i7 was proven against fours only and played; it lost to a VCT.
+    b = board(GAME2)
+    brain = Brain()
+    brain.max_nodes = 2000
+    ts = ThreatSearch(b)
+    b.make_null()
+    threat = ts.vcf(30, 60000)
+    b.unmake_null()
+    assert threat is not None
+    verdicts: dict[int, int] = {}
+    roots = [b.name(m) for m in brain._defences(b, ts, threat, False, time.perf_counter() + FAR, verdicts, lambda text: None)]
+    assert "i7" not in roots and "j9" in roots
+    assert verdicts[point(b, "i7")] == LOST
