@@ -7,9 +7,9 @@ Modules in reading order:
 * the search: ``patterns`` (what a stone makes along a line), ``position`` (the board for the
   core's search), ``evaluate`` and ``weights`` (the static score and its fitted weights),
   ``threats`` (VCF and VCT);
-* the front object: ``brain`` (forced replies, threat defence, VCT, alpha-beta: the move to play);
-* the adapter that parses and prints: ``protocol`` (Gomocup's brain protocol, Yixin's extensions),
-  with ``clock`` (the process's age, for the first move's time);
+* choosing a move: ``brain`` (forced replies, threat defence, VCT, alpha-beta);
+* the protocol: ``protocol`` (Gomocup's brain protocol, Yixin's extensions; it still keeps the game's
+  state and time, which issue 42 moves to a front object), with ``clock`` (the process's age);
 * matches and tools: ``arena`` and ``match`` (``sanqi match --game gomoku``), ``bench``
   (``sanqi bench gomoku``), ``label``, ``fit`` and ``fit_order`` (fitting the evaluation and the move
   order to a stronger brain), ``data_files`` (the shipped openings and reference positions).
