@@ -62,6 +62,8 @@ TEMPO: Final = 3
 # square, summed over the board into an accumulator that make and unmake update by the pieces they move;
 # the rest is a clipped ReLU and one output, added to the hand-made score. All integers: the weights are
 # stored scaled by NN_ACTIVE (a hidden unit's full activation) and NN_OUT_SCALE.
+# Off because it did not pay (2026-11-26): 31/64 against the hand-made score alone at 3,000 nodes a move,
+# and 0.78 of its pure-Python node rate (docs/results/xiangqi.md, "A learned evaluation").
 NN_FILE: Final = "xiangqi-nn.txt"
 NN_ACTIVE: Final = 64
 NN_OUT_SCALE: Final = 8
