@@ -89,9 +89,19 @@ def probe_gomoku_search() -> list[list[Any]]:
     return [best_line(renju_board(case), GOMOKU_DEPTH) for case in renju_cases()]
 
 
+def probe_xiangqi_search_nn() -> dict[str, list[Any]]:
+    """The same searches with the learned evaluation (the UseNN option) added to the hand-made one."""
+    from ucci_engine.evaluate import load_network
+    from ucci_engine.position import Position
+
+    net = load_network()
+    return {name: best_line(Position.from_fen(fen, net=net), XIANGQI_DEPTH) for name, fen in xiangqi_fens().items()}
+
+
 PROBES: dict[str, Callable[[], Any]] = {
     "xiangqi_perft": probe_xiangqi_perft,
     "xiangqi_search": probe_xiangqi_search,
+    "xiangqi_search_nn": probe_xiangqi_search_nn,
     "renju_forbidden": probe_renju_forbidden,
     "gomoku_search": probe_gomoku_search,
 }

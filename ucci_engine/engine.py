@@ -14,7 +14,7 @@ from engine_core.search import Limits, Line, Searcher
 from engine_core.timeman import HORIZON, RESERVE_MOVES, UNSETTLED_SHARE, allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
-from ucci_engine.evaluate import STYLES
+from ucci_engine.evaluate import STYLES, Network, load_network
 from ucci_engine.lag import LagMeter
 from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
@@ -69,6 +69,7 @@ class Engine:
         self.searcher = Searcher(self.tt)
         self.worker = Worker(on_error)
         self.style = "normal"
+        self.net: Optional[Network] = None  # the learned evaluation, when the UseNN option is on
         self.noise = 0
         self.skill = 20
         self.multipv = 1
@@ -111,6 +112,20 @@ class Engine:
         self.position.set_style(style)
         return True
 
+    def set_network(self, on: bool) -> str:
+        """Add the learned evaluation to the hand-made one (``on``) or not; the reason when its file cannot be read."""
+        self.stop_and_wait()
+        net: Optional[Network] = None
+        if on:
+            try:
+                net = load_network()
+            except (OSError, ValueError) as exc:
+                return f"the learned evaluation cannot be loaded: {exc}"
+        self.net = net
+        self.position.set_network(net)
+        self.tt.clear()  # scores stored by the other evaluation
+        return ""
+
     def set_randomness(self, level: str) -> bool:
         if level not in RANDOMNESS:
             return False
@@ -129,7 +144,7 @@ class Engine:
             pos, todo = self.position.copy(), moves[len(known_moves) :]  # the game went on: play only the new moves
         else:
             try:
-                pos, todo = Position.from_fen(fen, self.style), moves
+                pos, todo = Position.from_fen(fen, self.style, self.net), moves
             except FenError as exc:
                 return f"bad FEN: {exc}"
         for text in todo:
@@ -199,7 +214,7 @@ class Engine:
     def probe(self, fen: str, moves: list[str]) -> Optional[tuple[str, int, int, int]]:
         """The hash entry of a position as (best move, bound, score, depth), if stored."""
         try:
-            pos = Position.from_fen(fen, self.style)
+            pos = Position.from_fen(fen, self.style, self.net)
         except FenError:
             return None
         for text in moves:

@@ -10,6 +10,7 @@ against attack. Unit: 100 ≈ one horse or cannon, as UCCI GUIs expect.
 
 from __future__ import annotations
 
+import os
 from typing import Final
 
 # Native ints and the board's vector for the hot code (see ucci_engine.movegen).
@@ -53,6 +54,107 @@ def piece_values(style: str = "normal") -> list[vec[i64]]:
 
 
 TEMPO: Final = 3
+
+# --- the learned evaluation ------------------------------------------------------------------
+
+# A small network (docs/xiangqi.md, "Learned evaluation"), off unless the UseNN option asks for it. Its
+# first layer is one weight vector of NN_HIDDEN entries for each piece code (1-7 red, 9-15 black) on each
+# square, summed over the board into an accumulator that make and unmake update by the pieces they move;
+# the rest is a clipped ReLU and one output, added to the hand-made score. All integers: the weights are
+# stored scaled by NN_ACTIVE (a hidden unit's full activation) and NN_OUT_SCALE.
+# Off because it did not pay (2026-11-26): 31/64 against the hand-made score alone at 3,000 nodes a move,
+# and 0.78 of its pure-Python node rate (docs/results/xiangqi.md, "A learned evaluation").
+NN_FILE: Final = "xiangqi-nn.txt"
+NN_ACTIVE: Final = 64
+NN_OUT_SCALE: Final = 8
+
+
+class Network:
+    """The network's integer weights: ``first[(code * 90 + sq) * hidden + h]``, ``bias[h]``, ``out[h]``, ``out_bias``."""
+
+    def __init__(self, hidden: int, first: vec[i64], bias: vec[i64], out: vec[i64], out_bias: int) -> None:
+        self.hidden: i64 = hidden
+        self.first = first
+        self.bias = bias
+        self.out = out
+        self.out_bias: i64 = out_bias
+
+
+def parse_network(text: str) -> Network:
+    """A network from its text: a line ``hidden H``, then lines ``bias``, ``out``, ``outbias`` and one
+    ``w CODE SQ`` line a piece on a square, each followed by its integers; ValueError when it does not add up.
+
+    >>> net = parse_network("hidden 2\\nbias 1 -1\\nout 8 0\\noutbias 3\\nw 5 0 64 0\\n")
+    >>> net.hidden, net.first[(5 * 90 + 0) * 2], net.out_bias
+    (2, 64, 3)
+    """
+    hidden = 0
+    bias: list[int] = []
+    out: list[int] = []
+    out_bias = 0
+    rows: list[tuple[int, int, list[int]]] = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        numbers = [int(w) for w in words[1:]]
+        if words[0] == "hidden" and len(numbers) == 1 and 0 < numbers[0] <= 1024:
+            hidden = numbers[0]
+        elif words[0] == "bias":
+            bias = numbers
+        elif words[0] == "out":
+            out = numbers
+        elif words[0] == "outbias" and len(numbers) == 1:
+            out_bias = numbers[0]
+        elif words[0] == "w" and len(numbers) >= 2 and 0 < numbers[0] < 16 and numbers[0] != 8 and 0 <= numbers[1] < SQUARES:
+            rows.append((numbers[0], numbers[1], numbers[2:]))
+        else:
+            raise ValueError(f"unreadable network line: {line[:60]!r}")
+    if hidden == 0 or len(bias) != hidden or len(out) != hidden:
+        raise ValueError("the network needs hidden, bias and out lines of matching lengths")
+    first = vec[i64]([0] * (16 * SQUARES * hidden))
+    for code, sq, weights in rows:
+        if len(weights) != hidden:
+            raise ValueError(f"w {code} {sq} has {len(weights)} weights, not {hidden}")
+        for h in range(hidden):
+            first[(code * SQUARES + sq) * hidden + h] = weights[h]
+    return Network(hidden, first, vec[i64](bias), vec[i64](out), out_bias)
+
+
+def load_network() -> Network:
+    """The shipped network (package data ``data/xiangqi-nn.txt``); ValueError or OSError when absent or broken."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", NN_FILE)
+    with open(path, encoding="ascii") as f:
+        return parse_network(f.read())
+
+
+def nn_refresh(net: Network, board: vec[i64]) -> vec[i64]:
+    """The first layer's accumulator of ``board`` from scratch (make and unmake keep it after)."""
+    hidden = net.hidden
+    acc = net.bias[:]
+    first = net.first
+    sq: i64
+    h: i64
+    for sq in range(SQUARES):
+        code: i64 = board[sq]
+        if code:
+            base: i64 = (code * SQUARES + sq) * hidden
+            for h in range(hidden):
+                acc[h] += first[base + h]
+    return acc
+
+
+def nn_output(net: Network, acc: vec[i64]) -> int:
+    """The network's score of the accumulator ``acc``, red's point of view, in the hand evaluation's units."""
+    out = net.out
+    total: i64 = 0
+    h: i64
+    for h in range(net.hidden):
+        a: i64 = acc[h]
+        if a > 0:
+            total += out[h] * (a if a < NN_ACTIVE else NN_ACTIVE)
+    return total // (NN_ACTIVE * NN_OUT_SCALE) + net.out_bias
+
 
 # --- the king lines ----------------------------------------------------------------------------
 

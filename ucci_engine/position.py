@@ -20,7 +20,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
-from ucci_engine.evaluate import SEE_VALUE, TEMPO, exchange, lines_in_units, piece_values, weighed_lines
+from ucci_engine.evaluate import (
+    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
+)
 from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
@@ -169,15 +171,24 @@ class Position(SearchPosition):
         self.plies: list[Ply] = [Ply()]
         self.ply: i64 = 0
         self.top = self.plies[0]
+        # The learned evaluation (set_network): its weights and first-layer accumulator, red's point of view.
+        self.net: Optional[Network] = None
+        self.acc = vec[i64]()
 
     # --- set-up -----------------------------------------------------------------------------
 
     @staticmethod
-    def from_fen(fen: str, style: str = "normal") -> Position:
+    def from_fen(fen: str, style: str = "normal", net: Optional[Network] = None) -> Position:
         pos = Position()
         pos.values = piece_values(style)
+        pos.net = net
         pos.set_fen(fen)
         return pos
+
+    def set_network(self, net: Optional[Network]) -> None:
+        """Evaluate with ``net`` added to the hand-made score from now on (None: the hand-made score alone)."""
+        self.net = net
+        self.acc = nn_refresh(net, self.board) if net is not None else vec[i64]()
 
     def set_fen(self, fen: str) -> None:
         """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed or impossible."""
@@ -220,6 +231,8 @@ class Position(SearchPosition):
                 score += self.values[p][sq]
         self.hash = h ^ (ZOBRIST_SIDE if self.side else 0)
         self.score = score
+        if self.net is not None:
+            self.acc = nn_refresh(self.net, self.board)
 
     def set_style(self, style: str) -> None:
         self.values = piece_values(style)
@@ -235,6 +248,8 @@ class Position(SearchPosition):
         pos.hash = self.hash
         pos.score = self.score
         pos.values = self.values
+        pos.net = self.net
+        pos.acc = self.acc[:]
         pos.fullmove = self.fullmove
         pos.noise = self.noise
         pos.salt = self.salt
@@ -299,6 +314,9 @@ class Position(SearchPosition):
             h ^= ZOBRIST[captured][to]
         self.score = score
         self.hash = h
+        net = self.net
+        if net is not None:
+            self._accumulate(net, piece, frm, to, captured)
         self.side = side ^ 1
         self.ply = n
         self.top = ply
@@ -376,6 +394,31 @@ class Position(SearchPosition):
         self.side = side
         self.score = ply.score
         self.hash = self.top.key
+        net = self.net
+        if net is not None:
+            self._accumulate(net, piece, to, frm, 0)
+            if captured:
+                self._accumulate(net, captured, -1, to, 0)
+
+    def _accumulate(self, net: Network, piece: i64, frm: i64, to: i64, captured: i64) -> None:
+        """The accumulator after ``piece`` moves from ``frm`` (-1: from nowhere) to ``to``, taking ``captured`` there."""
+        acc = self.acc
+        first = net.first
+        hidden = net.hidden
+        add: i64 = (piece * SQUARES + to) * hidden
+        h: i64
+        if frm < 0:
+            for h in range(hidden):
+                acc[h] += first[add + h]
+            return
+        sub: i64 = (piece * SQUARES + frm) * hidden
+        if captured:
+            gone: i64 = (captured * SQUARES + to) * hidden
+            for h in range(hidden):
+                acc[h] += first[add + h] - first[sub + h] - first[gone + h]
+        else:
+            for h in range(hidden):
+                acc[h] += first[add + h] - first[sub + h]
 
     def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
@@ -479,6 +522,9 @@ class Position(SearchPosition):
         if top.lines == UNKNOWN_LINES:
             top.lines = weighed_lines(self.board, self.kings)
         red = self.score + lines_in_units(top.lines)
+        net = self.net
+        if net is not None:
+            red += nn_output(net, self.acc)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.

@@ -266,6 +266,7 @@ class UcciProtocol(Dialect):
         send("option newgame type button")
         send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
         send("option style type combo " + " ".join(f"var {s}" for s in STYLES) + " default normal")
+        send("option usenn type check default false")
         send("ucciok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -297,6 +298,10 @@ class UcciProtocol(Dialect):
                 raise BadInput(f"style must be one of {', '.join(STYLES)}")
         elif name == "usebook":
             self.engine.set_book(flag)
+        elif name == "usenn":
+            problem = self.engine.set_network(flag)
+            if problem:
+                raise BadInput(problem)
         # Other names (ponder, usebook false, idle, pruning, …) are accepted: UCCI says an
         # unknown name is not an error.
 
@@ -430,6 +435,7 @@ class UciProtocol(Dialect):
         send("option name Clear Hash type button")
         send("option name Skill Level type spin default 20 min 0 max 20")
         send("option name OwnBook type check default false")
+        send("option name UseNN type check default false")
         send("uciok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -453,6 +459,10 @@ class UciProtocol(Dialect):
             self.engine.skill = int(number(value, "Skill Level", 0, 20))
         elif name == "ownbook":
             self.engine.set_book(value.lower() == "true")
+        elif name == "usenn":
+            problem = self.engine.set_network(value.lower() == "true")
+            if problem:
+                raise BadInput(problem)
         else:
             raise BadInput(f"no such option: {label}")
 
