@@ -117,9 +117,9 @@ def read_labels(text: str) -> list[tuple[str, int, float]]:
     return out
 
 
-def board_of(moves: str) -> Board:
-    """The 15×15 freestyle board after ``moves`` (``h8i9`` notation), the side to move next."""
-    b = Board(15, 15, 0)
+def board_of(moves: str, size: int = 15) -> Board:
+    """The ``size``×``size`` freestyle board after ``moves`` (``h8i9`` notation), the side to move next."""
+    b = Board(size, size, 0)
     for x, y in parse_pos(moves):
         b.play(b.index(x, y), b.side)
     return b

@@ -8,8 +8,8 @@ not depend on how busy the machine is.
 import time
 
 from gomoku_protocol.brain import LOST, SAFE, UNSURE, Brain
+from gomoku_protocol.fit import board_of
 from gomoku_protocol.position import Board
-from gomoku_protocol.record import parse_pos
 from gomoku_protocol.threats import ThreatSearch
 
 # Game 2, move 69, we (white) to move: Pela threatens a VCF; i7, played in the game, holds against
@@ -25,10 +25,7 @@ FAR = 600.0  # seconds: the checks here end by their node limit, never by the cl
 
 
 def board(pos: str) -> Board:
-    b = Board(20, 20, 0)
-    for x, y in parse_pos(pos):
-        b.play(b.index(x, y), b.side)
-    return b
+    return board_of(pos, 20)
 
 
 def point(b: Board, name: str) -> int:
