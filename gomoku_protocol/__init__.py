@@ -4,8 +4,8 @@ Modules in reading order:
 
 * the game: ``rules`` (winning rules, renju's forbidden points), ``record`` (``.psq`` files and
   ``h8i9j8`` notation);
-* the search: ``patterns`` (what a stone makes along a line), ``position`` (the board for the
-  core's search), ``evaluate`` and ``weights`` (the static score and its fitted weights),
+* the search: ``patterns`` (what a stone makes along a line), ``position`` (``Position``, the
+  board as the core's search plays on it), ``evaluate`` and ``weights`` (the static score and its fitted weights),
   ``threats`` (VCF and VCT);
 * choosing a move: ``brain`` (forced replies, threat defence, VCT, alpha-beta);
 * the protocol: ``protocol`` (Gomocup's brain protocol, Yixin's extensions; it still keeps the game's

@@ -1,6 +1,6 @@
 """The Gomocup brain protocol (Piskvork's "new protocol") with the Yixin-board extensions.
 
-This module parses and prints; the board is :class:`position.Board` and the thinking is
+This module parses and prints; the board is :class:`position.Position` and the thinking is
 :class:`brain.Brain`. A move is computed in a worker thread so that ``YXSTOP`` and ``END`` are
 served while it thinks. Bad input never changes the board: a command is checked in full before
 anything is applied, and answered ``ERROR <reason>`` (a known command that cannot be done) or
@@ -19,7 +19,7 @@ from engine_core.loop import Channel, Worker
 from engine_core.timeman import TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
-from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
 from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 UNLIMITED = 2147483647
@@ -99,12 +99,12 @@ class Saved:
         self.colors = list(b.colors) if b is not None else []
         self.side = b.side if b is not None else BLACK
 
-    def board(self) -> Optional[Board]:
+    def board(self) -> Optional[Position]:
         """A fresh board with the saved stones (the failed one may be half-way through a move)."""
         if not self.present:
             return None
         width, height, rule = self.size
-        b = Board(width, height, rule)
+        b = Position(width, height, rule)
         for m, c in zip(self.moves, self.colors):
             b.play(m, c)
         b.side = self.side
@@ -135,7 +135,7 @@ class GomocupProtocol:
         self.chan = Channel()
         self.brain = Brain()
         self.worker = Worker()
-        self.board: Optional[Board] = None
+        self.board: Optional[Position] = None
         self.width = 0
         self.height = 0
         self.rule = 0
@@ -249,10 +249,10 @@ class GomocupProtocol:
 
     # --- set-up ----------------------------------------------------------------------------------
 
-    def _new_board(self, width: int, height: int) -> Board:
+    def _new_board(self, width: int, height: int) -> Position:
         if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
             raise ProtocolError(f"unsupported size {width}x{height}: sizes {MIN_SIZE} to {MAX_SIZE} are supported")
-        return Board(width, height, self.rule)
+        return Position(width, height, self.rule)
 
     def cmd_start(self, rest: str) -> None:
         if not re.fullmatch(r"\d{1,4}", rest):
@@ -283,7 +283,7 @@ class GomocupProtocol:
         self.used_ms = 0
         self.chan.send("OK")
 
-    def _require_board(self, what: str) -> Board:
+    def _require_board(self, what: str) -> Position:
         if self.board is None:
             raise ProtocolError(f"{what} before START")
         return self.board
@@ -345,10 +345,10 @@ class GomocupProtocol:
                 self.board = self._rebuild(self.board.history, self.board.colors)
             self.brain.clear()
 
-    def _rebuild(self, moves: list[int], colors: list[int]) -> Board:
+    def _rebuild(self, moves: list[int], colors: list[int]) -> Position:
         old = self.board
         assert old is not None
-        b = Board(self.width, self.height, self.rule)
+        b = Position(self.width, self.height, self.rule)
         for m, c in zip(moves, colors):
             x, y = old.xy(m)
             b.play(b.index(x, y), c)
@@ -357,7 +357,7 @@ class GomocupProtocol:
 
     # --- moves -----------------------------------------------------------------------------------
 
-    def _point(self, b: Board, text: str) -> int:
+    def _point(self, b: Position, text: str) -> int:
         x, y = parse_xy(text)
         if not b.on_board(x, y):
             raise ProtocolError(f"{x},{y} is off the {b.width}x{b.height} board")
@@ -449,11 +449,11 @@ class GomocupProtocol:
             raise ProtocolError(f"{x},{y} appears twice in {head}")
         return x, y, f
 
-    def _board_from(self, stones: list[tuple[int, int, int]], order_colors: bool) -> Board:
+    def _board_from(self, stones: list[tuple[int, int, int]], order_colors: bool) -> Position:
         """A board holding ``stones`` with the side to move being us (field 1)."""
         own = sum(1 for s in stones if s[2] == 1)
         opp = sum(1 for s in stones if s[2] == 2)
-        b = Board(self.width, self.height, self.rule)
+        b = Position(self.width, self.height, self.rule)
         if order_colors:
             # swap2: stones are black, white, black… in the order given.
             colors = [BLACK if n % 2 == 0 else WHITE for n in range(len(stones))]
@@ -550,7 +550,7 @@ class GomocupProtocol:
     def _message(self, text: str) -> None:
         self.chan.send(f"MESSAGE {text}")
 
-    def _answer(self, b: Board, result: Result, place: bool) -> None:
+    def _answer(self, b: Position, result: Result, place: bool) -> None:
         if result.move < 0:
             self.chan.send("ERROR no legal move")
             return
@@ -588,7 +588,7 @@ class GomocupProtocol:
 
     def _propose_three(self) -> None:
         cx, cy = self.width // 2, self.height // 2
-        b = Board(self.width, self.height, self.rule)
+        b = Position(self.width, self.height, self.rule)
         out = []
         for dx, dy in self.rng.choice(SWAP2_OPENINGS):
             x, y = cx + dx, cy + dy
@@ -597,7 +597,7 @@ class GomocupProtocol:
         self.board = b
         self.chan.send(" ".join(out))
 
-    def _swap2_answer(self, b: Board, result: Result, may_add_two: bool) -> None:
+    def _swap2_answer(self, b: Position, result: Result, may_add_two: bool) -> None:
         """White (to move) scored ``result.score``: far behind, take black; about even after three
         stones, put white's best move and black's best reply and let the opponent choose."""
         if result.move < 0 or result.score < -SWAP_MARGIN:

@@ -11,7 +11,7 @@ from conftest import ROOT
 from engine_core.loop import Channel
 from gomoku_protocol.brain import Result
 from gomoku_protocol.clock import age_from
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol import protocol
 from gomoku_protocol.protocol import GomocupProtocol
 
@@ -37,7 +37,7 @@ def test_a_failing_search_is_an_error_and_the_command_is_undone(monkeypatch) -> 
     calls = []
     real = proto.brain.think
 
-    def think_once_broken(board: Board, *args):
+    def think_once_broken(board: Position, *args):
         calls.append(board.stones)
         if len(calls) == 1:
             board.make(board.index(0, 0))  # half-way through a search when it breaks
