@@ -3,9 +3,9 @@ move choice at a time, swap2's included.
 
 The adapter (:mod:`gomoku_protocol.protocol`) parses a command into a call here and prints what comes
 back. Every call checks the whole command before it changes anything, and raises :class:`Refusal`
-(:class:`NoGame` before ``START``) with the state as it was. A call that completes commits the game as
-a :class:`Record`; should a command or a search break half-way on an unexpected exception,
-:meth:`Engine.recover` puts the game back as that record says. A move is chosen in a worker thread, so
+(:class:`NoGame` before ``START``) with the state as it was. A call that completes commits the game
+(:class:`Committed`); should a command or a search break half-way on an unexpected exception,
+:meth:`Engine.recover` puts the game back as last committed. A move is chosen in a worker thread, so
 that the adapter serves ``YXSTOP`` and ``END`` while it thinks.
 """
 
@@ -55,7 +55,7 @@ class NoGame(Refusal):
     """A command that needs a game before ``START`` gave one."""
 
 
-class Record:
+class Committed:
     """The game as the last completed command left it: the rule, and the board's size, stones and
     side to move (no board before ``START``)."""
 
@@ -68,7 +68,7 @@ class Record:
         self.side = position.side if position is not None else BLACK
 
     def rebuilt(self) -> Optional[Position]:
-        """A new position holding the record's stones (the live one may be half-way through a move)."""
+        """A new position holding the committed stones (the live one may be half-way through a move)."""
         if not self.started:
             return None
         p = Position(self.size[0], self.size[1], self.rule)
@@ -105,7 +105,7 @@ class Engine:
         self.worker = Worker()
         self.position: Optional[Position] = None
         self.rule = 0
-        self.record = Record(0, None)
+        self.committed = Committed(0, None)
         self.timeout_turn = DEFAULT_TURN_MS
         self.timeout_match = 0
         self.time_left = UNLIMITED
@@ -133,14 +133,14 @@ class Engine:
             self.setup_spent += time.perf_counter() - self.received
 
     def _commit(self) -> None:
-        self.record = Record(self.rule, self.position)
+        self.committed = Committed(self.rule, self.position)
 
     def recover(self) -> None:
         """After an unexpected failure: the game as last committed, and tables that work."""
-        self.rule = self.record.rule
+        self.rule = self.committed.rule
         try:
-            self.position = self.record.rebuilt()
-        except Exception:  # noqa: BLE001 - the record itself cannot be rebuilt: start over rather than die
+            self.position = self.committed.rebuilt()
+        except Exception:  # noqa: BLE001 - the committed game itself cannot be rebuilt: start over rather than die
             self.log(traceback.format_exc())
             self.position = None
         try:

@@ -39,7 +39,7 @@ def answers(lines: list[str]) -> list[str]:
 def game_state(e: Engine) -> tuple:
     p = e.position
     stones = (list(p.history), list(p.colors), p.side, p.width, p.height) if p is not None else None
-    return stones, e.rule, e.record.moves, e.first_move, e.used_ms, e.brain.style
+    return stones, e.rule, e.committed.moves, e.first_move, e.used_ms, e.brain.style
 
 
 def never(*args) -> None:
