@@ -315,8 +315,9 @@ class Engine:
             ours = BLACK if first == OWN else WHITE
         else:
             ours = BLACK if own >= opp else WHITE
+        theirs = WHITE if ours == BLACK else BLACK
         for x, y, f in stones:
-            color = NEUTRAL if f == WINNING_LINE else (ours if f == OWN else 3 - ours)
+            color = NEUTRAL if f == WINNING_LINE else (ours if f == OWN else theirs)
             b.play(b.index(x, y), color)
         b.side = ours
         return b
