@@ -19,7 +19,7 @@ from engine_core.timeman import TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
-from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
+from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WHITE
 
 UNLIMITED: Final = 2147483647  # Gomocup's time_left of a game without a clock
 DEFAULT_TURN_MS: Final = 5000  # when no manager says: a GUI user waits, a tournament always sends INFO
@@ -253,7 +253,7 @@ class Engine:
         if not p.on_board(x, y):
             raise Refusal(f"{x},{y} is off the {p.width}x{p.height} board")
         i = p.index(x, y)
-        if p.cells[i] != 0:
+        if p.cells[i] != EMPTY:
             raise Refusal(f"{x},{y} is already occupied")
         return i
 
@@ -270,7 +270,7 @@ class Engine:
     def takeback(self, x: int, y: int) -> None:
         """``TAKEBACK``: take the stone on ``x,y`` away; the side to move becomes its colour."""
         p = self.require_game()
-        if not p.on_board(x, y) or p.cells[p.index(x, y)] == 0:
+        if not p.on_board(x, y) or p.cells[p.index(x, y)] == EMPTY:
             raise Refusal(f"no stone on {x},{y} to take back")
         i = p.index(x, y)
         if p.history and p.history[-1] == i:
