@@ -32,7 +32,7 @@ from engine_core.args import UsageError, int_between, natural_int, positive_int
 from engine_core.matchcli import engine_command, read_book
 from gomoku_protocol.brain import best_by_pattern
 from gomoku_protocol.data_files import data_file
-from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Board
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
 from gomoku_protocol.record import parse_pos, write_psq
 from engine_core.ends import End, Forfeit
 from engine_core.seat import EngineSeat
@@ -72,7 +72,7 @@ def read_openings(text: str) -> list[list[tuple[int, int]]]:
     return out
 
 
-def baseline_move(board: Board) -> int:
+def baseline_move(board: Position) -> int:
     """The one-ply pattern pick over every point near the stones."""
     attack, defence = STYLES["balanced"]
     board.set_style(attack, defence)
@@ -125,7 +125,7 @@ class Seat:
     def open(self, limits: Limits) -> None:
         return None
 
-    def move(self, board: Board, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
+    def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
         return board.xy(baseline_move(board))
 
     def close(self) -> None:
@@ -163,7 +163,7 @@ class BrainProcess(Seat, EngineSeat):
         self.send(request)
         return self.reply(time.monotonic() + seconds, lambda line: line.split()[0].upper() not in skip, late)
 
-    def move(self, board: Board, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
+    def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
         self.signal_group(signal.SIGCONT)
         self.send(f"INFO time_left {time_left}")
         if not self.told:
@@ -247,7 +247,7 @@ class GomokuSetup:
              ) -> tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]:
         """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits."""
         lim = self.limits
-        b = Board(lim.size, lim.size, lim.rule)
+        b = Position(lim.size, lim.size, lim.rule)
         moves: list[tuple[int, int]] = []
         times: list[int] = []
         for x, y in opening:

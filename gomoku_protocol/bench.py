@@ -14,7 +14,7 @@ from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from engine_core.args import ArgParser, UsageError, guarded, positive_int
 from gomoku_protocol.data_files import DATA
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import parse_pos
 from gomoku_protocol.rules import BLACK, WHITE
 from gomoku_protocol.threats import ThreatSearch
@@ -33,8 +33,8 @@ def _cases(folder: pathlib.Path, name: str) -> list[dict[str, Any]]:
     return cases
 
 
-def _setup(case: dict[str, Any], rule: int) -> Board:
-    b = Board(15, 15, rule)
+def _setup(case: dict[str, Any], rule: int) -> Position:
+    b = Position(15, 15, rule)
     for x, y in case["black"]:
         b.place(b.index(x, y), BLACK)
     for x, y in case["white"]:
@@ -87,7 +87,7 @@ def bench_search(ms: int, depth: int) -> int:
     total_ms = 0.0
     cpu = 0.0
     for pos in SEARCH_POSITIONS:
-        b = Board(15, 15, 0)
+        b = Position(15, 15, 0)
         for x, y in parse_pos(pos):
             b.play(b.index(x, y), b.side)
         searcher = Searcher(TransTable(16))
@@ -115,7 +115,7 @@ def bench_search(ms: int, depth: int) -> int:
     # CPU time as well: on a shared machine the wall clock counts other jobs' share of the cores.
     print(f"search: {total_nodes * 1000 / max(1.0, total_ms):.0f} nodes/s overall, "
           f"{total_nodes / max(1e-3, cpu):.0f} per CPU second")
-    b = Board(15, 15, 0)
+    b = Position(15, 15, 0)
     for x, y in parse_pos(SEARCH_POSITIONS[0]):
         b.play(b.index(x, y), b.side)
     points = sorted(b.cand)
@@ -155,7 +155,7 @@ def bench(opts: Any) -> int:
     forbidden = _cases(folder, "renju_forbidden.json")
     vcfs = _cases(folder, "renju_vcf.json")
     t = time.perf_counter()
-    Board(15, 15, 4)
+    Position(15, 15, 4)
     print(f"start-up: empty renju board with its tables in {(time.perf_counter() - t) * 1000:.1f} ms")
     bench_forbidden(forbidden, opts.repeat)
     bench_vcf(vcfs)

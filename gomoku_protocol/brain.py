@@ -20,7 +20,7 @@ from typing import Callable, Optional
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from gomoku_protocol.position import STYLES, Board
+from gomoku_protocol.position import STYLES, Position
 from gomoku_protocol.threats import MEMO_LIMIT, ThreatSearch
 
 Say = Callable[[str], None]
@@ -51,12 +51,12 @@ def hash_megabytes(max_memory: int) -> int:
     return max(1, min(DEFAULT_HASH_MB, spare // 3))
 
 
-def one_ply(board: Board) -> int:
+def one_ply(board: Position) -> int:
     """The best of the search's candidate moves by the one-ply pattern score; -1 if none."""
     return best_by_pattern(board, board.moves())
 
 
-def best_by_pattern(board: Board, candidates: list[int]) -> int:
+def best_by_pattern(board: Position, candidates: list[int]) -> int:
     """The first legal candidate with the highest one-ply pattern score, else any legal point; -1 if none."""
     s = board.side
     best = -1
@@ -142,13 +142,13 @@ class Brain:
         if self.threats is not None:
             self.threats.stop()
 
-    def _threats_for(self, board: Board) -> ThreatSearch:
+    def _threats_for(self, board: Position) -> ThreatSearch:
         if self.threats is None or self.threats.board is not board:
             self.threats = ThreatSearch(board)
             self.threats.memo_limit = self.memo_limit
         return self.threats
 
-    def think(self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:
+    def think(self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:
         """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
         start = time.perf_counter()
         self._stop = False
@@ -173,7 +173,7 @@ class Brain:
     def _left(self, start: float, hard_ms: int) -> int:
         return hard_ms - int((time.perf_counter() - start) * 1000)
 
-    def _search(self, board: Board, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
+    def _search(self, board: Position, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
         # The hard limit is for threatened moves (engine_core.timeman); until a threat is seen, and
         # for quiet moves throughout, the phases share a third more than the soft target (at 1 s a
         # move that is the hard limit: the shares below were measured there).
@@ -222,7 +222,7 @@ class Brain:
             return Result(safe, 0, result.depth, [safe], "alpha-beta, checked")
         return result
 
-    def _verify(self, board: Board, ts: ThreatSearch, deadline: float, strict: bool, verdicts: Verdicts, say: Say) -> int:
+    def _verify(self, board: Position, ts: ThreatSearch, deadline: float, strict: bool, verdicts: Verdicts, say: Say) -> int:
         """The first of the search's best root moves after which the opponent has no VCF or VCT;
         -1 if every one of them loses.
 
@@ -250,7 +250,7 @@ class Brain:
         return _first(candidates, verdicts, (SAFE, UNSURE, -1))
 
     def _judge(
-        self, board: Board, ts: ThreatSearch, moves: list[int], vct: bool, deadline: float, verdicts: Verdicts,
+        self, board: Position, ts: ThreatSearch, moves: list[int], vct: bool, deadline: float, verdicts: Verdicts,
         done: Callable[[Verdicts], bool], growing: bool = True,
     ) -> None:
         """Fill ``verdicts`` for ``moves``: whether the opponent wins after each (by a VCF, or with
@@ -282,7 +282,7 @@ class Brain:
                 return
             slice_ms *= SLICE_GROWTH
 
-    def _after(self, board: Board, ts: ThreatSearch, move: int, vct: bool, ms: int) -> int:
+    def _after(self, board: Position, ts: ThreatSearch, move: int, vct: bool, ms: int) -> int:
         """The verdict on ``move`` from a threat search of ``ms``: a third for the VCF, the rest
         for the VCT."""
         if not board.make(move):
@@ -299,7 +299,7 @@ class Brain:
             return LOST
         return UNSURE if ts.stopped or four else SAFE
 
-    def _opponent_threat(self, board: Board, ts: ThreatSearch, vct: bool, ms: int) -> Optional[list[int]]:
+    def _opponent_threat(self, board: Position, ts: ThreatSearch, vct: bool, ms: int) -> Optional[list[int]]:
         """The opponent's winning line if it could move now (a VCF, or with ``vct`` a VCT)."""
         board.make_null()
         line = ts.vct(6, ms, self.max_nodes) if vct else ts.vcf(30, ms, self.max_nodes)
@@ -307,7 +307,7 @@ class Brain:
         return line
 
     def _defences(
-        self, board: Board, ts: ThreatSearch, threat: list[int], vct: bool, deadline: float, verdicts: Verdicts, say: Say
+        self, board: Position, ts: ThreatSearch, threat: list[int], vct: bool, deadline: float, verdicts: Verdicts, say: Say
     ) -> list[int]:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
@@ -346,7 +346,7 @@ class Brain:
         return proven if proven else unsure
 
     def _alpha_beta(
-        self, board: Board, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]
+        self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]
     ) -> Result:
         limits = Limits()
         board.restrict_root(roots)

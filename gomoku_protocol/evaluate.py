@@ -14,7 +14,7 @@ from gomoku_protocol.rules import BLACK
 from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
 
 if TYPE_CHECKING:
-    from gomoku_protocol.position import Board
+    from gomoku_protocol.position import Position
 
 WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT: Final = 5000
@@ -22,7 +22,7 @@ BALANCED_ATTACK: Final = 100  # the style the weights were fitted as (position.S
 BALANCED_DEFENCE: Final = 90
 
 
-def threat_level(b: "Board", color: int) -> int:
+def threat_level(b: "Position", color: int) -> int:
     """2: an open four or four-four next move; 1: a four-three or double three; else 0.
 
     Renju's black gets no credit for double fours or double threes: they are forbidden.
@@ -42,7 +42,7 @@ def threat_level(b: "Board", color: int) -> int:
     return level
 
 
-def evaluate(b: "Board") -> int:
+def evaluate(b: "Position") -> int:
     s = b.side
     o = 3 - s
     mine = threat_level(b, s)

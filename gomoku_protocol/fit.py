@@ -31,7 +31,7 @@ from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import threat_level
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
 
 SHAPES = range(1, 11)  # every shape but NONE
@@ -54,7 +54,7 @@ class Sample:
         self.current = current  # the evaluation in use, for the scale
 
 
-def shape_counts(b: Board, color: int) -> list[int]:
+def shape_counts(b: Position, color: int) -> list[int]:
     """How many (empty point, direction) pairs make each shape for ``color``."""
     counts = [0] * 16
     for i in b.points:
@@ -65,7 +65,7 @@ def shape_counts(b: Board, color: int) -> list[int]:
     return counts
 
 
-def features(b: Board) -> Optional[list[float]]:
+def features(b: Position) -> Optional[list[float]]:
     """The fit's features for the side to move, or None for a position the search decides."""
     s = b.side
     o = 3 - s
@@ -84,7 +84,7 @@ def features(b: Board) -> Optional[list[float]]:
 def samples(games: list[SgfGame]) -> list[Sample]:
     out: list[Sample] = []
     for g in games:
-        b = Board(g.size, g.size, g.rule)
+        b = Position(g.size, g.size, g.rule)
         for ply, (x, y) in enumerate(g.moves):
             if ply >= g.opening:
                 f = features(b)
@@ -117,9 +117,9 @@ def read_labels(text: str) -> list[tuple[str, int, float]]:
     return out
 
 
-def board_of(moves: str, size: int = 15) -> Board:
+def board_of(moves: str, size: int = 15) -> Position:
     """The ``size``×``size`` freestyle board after ``moves`` (``h8i9`` notation), the side to move next."""
-    b = Board(size, size, 0)
+    b = Position(size, size, 0)
     for x, y in parse_pos(moves):
         b.play(b.index(x, y), b.side)
     return b

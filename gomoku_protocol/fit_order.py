@@ -1,6 +1,6 @@
 """Fit the move-ordering values of the line shapes (``patterns.VALUE``) to a stronger brain's moves.
 
-The search tries only the ten quiet candidates with the best one-ply pattern score (``Board.moves``),
+The search tries only the ten quiet candidates with the best one-ply pattern score (``Position.moves``),
 so a move the ordering ranks lower is never searched. Every quiet position of a
 :mod:`gomoku_protocol.label` file (no five, four-threat or double threat for either side to
 answer) whose labelled move is a plain candidate (no four or double threat there) is one sample: a
@@ -26,7 +26,7 @@ from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import threat_level
 from gomoku_protocol.fit import board_of, held_out, read_text, write_table
-from gomoku_protocol.position import QUIET_MOVES, STYLES, Board, cell_bonus
+from gomoku_protocol.position import QUIET_MOVES, STYLES, Position, cell_bonus
 from gomoku_protocol.record import parse_pos
 
 PLAIN = range(pt.ONE, pt.FOUR + 1)  # the shapes whose value is fitted; fives and double fours stay
@@ -41,7 +41,7 @@ class Choice:
         self.chosen = chosen  # index of the brain's move
 
 
-def point_shapes(b: Board, i: int) -> list[float]:
+def point_shapes(b: Position, i: int) -> list[float]:
     """Shape counts over the four lines of ``i``: the mover's, plus the opponent's scaled."""
     s = b.side
     f = [0.0] * len(PLAIN)

@@ -28,7 +28,7 @@ from engine_core.args import ArgParser, UsageError, guarded, positive_int
 from engine_core.ends import Forfeit
 from engine_core.seat import EngineSeat
 from gomoku_protocol.fit import MATE, features, read_text
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import SgfGame, format_pos, parse_pos, read_sgf_games
 
 _EVAL = re.compile(r"\bEval\s+([+-]?)(M?)(\d+|\*)")
@@ -59,7 +59,7 @@ def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
     for g in games:
         if g.size != 15 or g.rule != 0:
             continue
-        b = Board(15, 15, 0)
+        b = Position(15, 15, 0)
         for ply, (x, y) in enumerate(g.moves):
             if ply >= g.opening and features(b) is not None:
                 key = format_pos(g.moves[:ply])

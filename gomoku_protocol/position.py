@@ -1,4 +1,5 @@
-"""The gomoku board: stones, incremental line patterns, hashing, and the shared search's interface.
+"""The gomoku search position (:class:`Position`): the board's stones, incremental line patterns,
+hashing, and the shared search's interface.
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
 neighbours are always valid indices. Moves are grid indices. Every line of the board (a row, a
@@ -13,7 +14,7 @@ of a native object holding the four deltas for the (old, new) pair. The threat s
 make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
 same steps.
 
->>> b = Board(15, 15, 0)
+>>> b = Position(15, 15, 0)
 >>> for x in range(4):
 ...     _ = b.make(b.index(3 + x, 7)); _ = b.make(b.index(3 + x, 9))
 >>> sorted(b.name(m) for m in b.fives[BLACK])
@@ -162,7 +163,9 @@ def cell_bonus(c: int) -> int:
     return 0
 
 
-class Board(SearchPosition):
+class Position(SearchPosition):
+    """A game's stones on the padded grid, as the shared search and the threat search read and change them."""
+
     def __init__(self, width: int, height: int, rule: int) -> None:
         if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
             raise ValueError(f"unsupported size {width}x{height} (sizes {MIN_SIZE}..{MAX_SIZE})")

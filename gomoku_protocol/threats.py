@@ -17,14 +17,14 @@ import time
 from typing import Final, Optional
 
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 
 CHECK_EVERY: Final = 31  # nodes between clock checks
 MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
 
 
 class ThreatSearch:
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Position) -> None:
         self.board = board
         self.nodes = 0
         self.node_limit = 0
@@ -151,8 +151,8 @@ class ThreatSearch:
         """Whether a stone on ``r`` is on every one of ``points`` or within a line window (five
         cells along a line) of it: only then can it change what those points make.
 
-        >>> from gomoku_protocol.position import Board
-        >>> b = Board(15, 15, 0); ts = ThreatSearch(b)
+        >>> from gomoku_protocol.position import Position
+        >>> b = Position(15, 15, 0); ts = ThreatSearch(b)
         >>> ts._reaches_all(b.index(7, 7), [b.index(7, 2), b.index(12, 12), b.index(7, 7)])
         True
         >>> ts._reaches_all(b.index(7, 7), [b.index(8, 9)]), ts._reaches_all(b.index(7, 7), [b.index(1, 7)])

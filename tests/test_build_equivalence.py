@@ -65,10 +65,10 @@ def renju_cases() -> list[dict[str, Any]]:
 
 
 def renju_board(case: dict[str, Any]) -> Any:
-    from gomoku_protocol.position import Board
+    from gomoku_protocol.position import Position
     from gomoku_protocol.rules import BLACK, WHITE
 
-    board = Board(15, 15, 4)  # Gomocup rule 4: renju
+    board = Position(15, 15, 4)  # Gomocup rule 4: renju
     for x, y in case["black"]:
         board.place(board.index(x, y), BLACK)
     for x, y in case["white"]:

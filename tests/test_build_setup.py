@@ -50,7 +50,7 @@ def test_a_position_left_interpreted_takes_searchposition_and_its_other_subclass
     hot = [p for p in setup_py.hot_modules() if p != "ucci_engine/position.py"]
     kept = setup_py.safe_to_compile(hot)
     assert "engine_core/game.py" not in kept  # an interpreted Position cannot derive from a compiled class
-    assert "gomoku_protocol/position.py" not in kept  # nor a compiled Board from an interpreted one
+    assert "gomoku_protocol/position.py" not in kept  # nor a compiled Position from an interpreted one
     assert "engine_core/search.py" in kept and "ucci_engine/movegen.py" in kept
 
 

@@ -6,17 +6,19 @@ import time
 import pytest
 
 from engine_core.timeman import TurnClock, turn_limits
-from gomoku_protocol.protocol import UNLIMITED, GomocupProtocol
+from gomoku_protocol.engine import UNLIMITED, Engine
+from gomoku_protocol.protocol import GomocupProtocol
 
 DELAY = 80  # ms a loaded two-core machine may add to a move beyond its hard limit
 
 
-def protocol(*info: str) -> GomocupProtocol:
+def engine(*info: str) -> Engine:
+    """The engine behind a protocol that was sent ``INFO`` lines ``info``, its first move made."""
     p = GomocupProtocol()
     for line in info:
         p.cmd_info(line)
-    p.first_move = False
-    return p
+    p.engine.first_move = False
+    return p.engine
 
 
 def test_a_turn_limit_alone_keeps_a_tenth_and_100_ms_in_hand() -> None:
@@ -85,29 +87,31 @@ def test_no_move_takes_more_than_a_quarter_of_the_game_clock_above_the_reserve()
 
 
 def test_the_protocol_fills_the_clock_from_info() -> None:
-    p = protocol("timeout_turn 30000", "timeout_match 180000")
-    c = p.clock()
+    p = GomocupProtocol()
+    for line in ("timeout_turn 30000", "timeout_match 180000"):
+        p.cmd_info(line)
+    c = p.engine.clock()
     assert (c.turn, c.match, c.left, c.used) == (30000, 180000, -1, 0)
     p.cmd_info("time_left 41000")
-    assert p.clock().left == 41000
+    assert p.engine.clock().left == 41000
     p.cmd_info(f"time_left {UNLIMITED}")
-    assert p.clock().left == -1
+    assert p.engine.clock().left == -1
     p.cmd_info("time_left -50")
-    assert p.clock().left == 0
+    assert p.engine.clock().left == 0
 
 
 def test_the_first_move_pays_for_the_process_start_up() -> None:
-    p = protocol("timeout_turn 1000")
-    p.received = time.perf_counter()
-    p.startup, p.setup_spent, p.first_move = 0.6, 0.1, True
-    assert p.clock().spent >= 700
-    p._limits()
-    assert not p.first_move and p.clock().spent < 700
+    e = engine("timeout_turn 1000")
+    e.arrived(time.perf_counter())
+    e.startup, e.setup_spent, e.first_move = 0.6, 0.1, True
+    assert e.clock().spent >= 700
+    e.limits()
+    assert not e.first_move and e.clock().spent < 700
 
 
 def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
-    p = protocol("timeout_turn 30000", "timeout_match 180000")
-    p._count(time.perf_counter() - 1.5)
-    assert p.used_ms >= 1500 and p.clock().game_left() == 180000 - p.used_ms
-    p.cmd_start("20")
-    assert p.used_ms == 0  # a new game, a new clock
+    e = engine("timeout_turn 30000", "timeout_match 180000")
+    e.count(time.perf_counter() - 1.5)
+    assert e.used_ms >= 1500 and e.clock().game_left() == 180000 - e.used_ms
+    e.new_game(20, 20)
+    assert e.used_ms == 0  # a new game, a new clock

@@ -10,7 +10,7 @@ from engine_core.args import UsageError
 from gomoku_protocol import fit, fit_order, weights
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.arena import baseline_move
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import read_sgf_games
 from conftest import DATA, ROOT
 
@@ -20,7 +20,7 @@ def baseline_games(count: int, seed: int) -> str:
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        b = Board(15, 15, 0)
+        b = Position(15, 15, 0)
         moves = []
         winner = 0
         for _ in range(3):

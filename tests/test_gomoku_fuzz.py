@@ -9,7 +9,7 @@ import random
 import re
 
 from conftest import Session
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 
 LINES = int(os.environ.get("SANQI_FUZZ_LINES", "2400"))
 EVERY = 6  # hostile lines between two checks
@@ -57,9 +57,9 @@ def hostile(rng: random.Random) -> str:
     return junk(rng)
 
 
-def position(rng: random.Random, rule: int) -> tuple[Board, list[str]]:
+def position(rng: random.Random, rule: int) -> tuple[Position, list[str]]:
     """A random legal position with the side to move being the brain, and its BOARD lines."""
-    b = Board(15, 15, rule)
+    b = Position(15, 15, rule)
     lines = []
     for _ in range(rng.randint(0, 30)):
         free = [i for i in b.points if b.legal(i, b.side) and not b.wins_at(i, b.side)]

@@ -1,9 +1,12 @@
-"""The Gomocup loop in-process: an unexpected exception is one ERROR line, the game stays as it was
-before the command, and the brain keeps serving; the first move pays for the process's start-up;
-swap2's choice among SWAP, one move and two stones."""
+"""The Gomocup loop in-process: a refused command changes nothing; an unexpected exception is one
+ERROR line, the game stays as it was before the command, and the brain keeps serving; the first move
+pays for the process's start-up; swap2's choice among SWAP, one move and two stones."""
 
 import io
 import re
+from typing import Callable
+
+import pytest
 import subprocess
 import sys
 
@@ -11,8 +14,9 @@ from conftest import ROOT
 from engine_core.loop import Channel
 from gomoku_protocol.brain import Result
 from gomoku_protocol.clock import age_from
-from gomoku_protocol.position import Board
-from gomoku_protocol import protocol
+from gomoku_protocol import engine
+from gomoku_protocol.engine import OPPONENT, OWN, Engine, NoGame, Refusal
+from gomoku_protocol.position import Position
 from gomoku_protocol.protocol import GomocupProtocol
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
@@ -32,50 +36,99 @@ def answers(lines: list[str]) -> list[str]:
     return [line for line in lines if not line.startswith("MESSAGE")]
 
 
+def game_state(e: Engine) -> tuple:
+    p = e.position
+    stones = (list(p.history), list(p.colors), p.side, p.width, p.height) if p is not None else None
+    return stones, e.rule, e.committed.moves, e.first_move, e.used_ms, e.brain.style
+
+
+def never(*args) -> None:
+    raise AssertionError("a refused command answered")
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    e = Engine(print)
+    before_start: list[Callable[[], object]] = [
+        e.restart, lambda: e.play(2, 2), lambda: e.takeback(2, 2), e.forbidden_points,
+        lambda: e.turn(2, 2, never, never, never), lambda: e.begin(never, never, never),
+        lambda: e.set_board([]), lambda: e.swap2([], never, never, never)]
+    for command in before_start:
+        with pytest.raises(NoGame):
+            command()
+    assert game_state(e) == game_state(Engine(print))
+    e.new_game(5, 5)
+    e.play(2, 2)
+    refused: list[Callable[[], object]] = [
+        lambda: e.new_game(4, 30), lambda: e.set_rule(16), lambda: e.set_style("reckless"),
+        lambda: e.play(5, 0), lambda: e.play(2, 2), lambda: e.takeback(0, 0),
+        lambda: e.turn(2, 2, never, never, never), lambda: e.begin(never, never, never),
+        lambda: e.swap2([(0, 0, 0)], never, never, never),
+        lambda: e.check_stone((0, 0, 4), False, set(), "BOARD"),
+        lambda: e.check_stone((0, 0, 0), False, set(), "BOARD"),
+        lambda: e.check_stone((0, 0, 1), False, {(0, 0)}, "BOARD")]
+    for command in refused:
+        kept = game_state(e)
+        with pytest.raises(Refusal):
+            command()
+        assert game_state(e) == kept
+    # The last free point: the opponent's stone there would leave us no move, so TURN is refused whole.
+    for y in range(5):
+        for x in range(5):
+            if (x, y) not in ((2, 2), (4, 4)):
+                e.play(x, y)
+    kept = game_state(e)
+    with pytest.raises(Refusal, match="full"):
+        e.turn(4, 4, never, never, never)
+    full = [(x, y, OWN if (x + y) % 2 else OPPONENT) for y in range(5) for x in range(5)]
+    with pytest.raises(Refusal, match="full"):
+        e.board(full, never, never, never)
+    assert game_state(e) == kept
+
+
 def test_a_failing_search_is_an_error_and_the_command_is_undone(monkeypatch) -> None:
     proto = GomocupProtocol()
     calls = []
-    real = proto.brain.think
+    real = proto.engine.brain.think
 
-    def think_once_broken(board: Board, *args):
+    def think_once_broken(board: Position, *args):
         calls.append(board.stones)
         if len(calls) == 1:
             board.make(board.index(0, 0))  # half-way through a search when it breaks
             raise RuntimeError("broken search")
         return real(board, *args)
 
-    monkeypatch.setattr(proto.brain, "think", think_once_broken)
+    monkeypatch.setattr(proto.engine.brain, "think", think_once_broken)
     out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
     assert answers(out)[:2] == ["OK", "ERROR internal error: RuntimeError: broken search"]
     assert MOVE.match(answers(out)[2])
     # The failed TURN left nothing behind: the repeated TURN found 7,7 free and one stone on the board.
     assert calls == [1, 1]
-    assert proto.board is not None and proto.board.stones == 2 and proto.board.history[0] == proto.board.index(7, 7)
+    p = proto.engine.position
+    assert p is not None and p.stones == 2 and p.history[0] == p.index(7, 7)
 
 
 def test_a_failing_command_is_an_error_and_the_board_is_kept(monkeypatch) -> None:
-    proto = GomocupProtocol()
     calls = []
-    real = GomocupProtocol.cmd_play
+    real = Position.play
 
-    def play_then_break(self: GomocupProtocol, rest: str) -> None:
-        real(self, rest)
-        calls.append(rest)
+    def play_then_break(self: Position, i: int, color: int) -> None:
+        real(self, i, color)
+        calls.append(i)
         if len(calls) == 2:
             raise KeyError("after the stone went down")
 
-    monkeypatch.setattr(GomocupProtocol, "cmd_play", play_then_break)
-    out, proto = session(["START 15", "PLAY 3,3", "PLAY 4,4", "PLAY 4,4", "ABOUT"], proto)
-    assert out[:3] == ["OK", "3,3", "4,4"]
-    assert out[3].startswith("ERROR internal error: KeyError")
-    assert out[4] == "4,4"  # 4,4 was free again: the failed PLAY was undone
-    assert out[5].startswith('name="sanqi"')
+    monkeypatch.setattr(Position, "play", play_then_break)
+    out, _ = session(["START 15", "PLAY 3,3", "PLAY 4,4", "PLAY 4,4", "ABOUT"])
+    assert out[:2] == ["OK", "3,3"]
+    assert out[2].startswith("ERROR internal error: KeyError")  # the stone went down, then the command broke
+    assert out[3] == "4,4"  # 4,4 was free again: the failed PLAY was undone
+    assert out[4].startswith('name="sanqi"')
 
 
 def test_first_move_pays_for_start_up(monkeypatch) -> None:
     # A start-up longer than the turn leaves no time: the first move is the instant choice, the
     # next one thinks again.
-    monkeypatch.setattr(protocol, "process_age", lambda: 9.0)
+    monkeypatch.setattr(engine, "process_age", lambda: 9.0)
     out, _ = session(["START 15", "INFO timeout_turn 2000", "BOARD", "DONE", "TURN 9,9"])
     summaries = [line for line in out if line.startswith("MESSAGE depth") and line.endswith(")")]
     assert summaries[0].endswith("(instant)"), summaries
@@ -94,11 +147,11 @@ def swap2_choice(score: int, three: bool) -> list[str]:
     proto = GomocupProtocol()
     out = io.StringIO()
     proto.chan = Channel(io.BytesIO(b""), out)
-    proto.width = proto.height = 15
+    proto.engine.new_game(15, 15)
     stones = [(7, 7, 0), (8, 8, 0), (7, 9, 0)] if three else [(7, 7, 0), (8, 8, 0), (7, 9, 0), (9, 9, 0), (0, 0, 0)]
-    b = proto._board_from(stones, True)
+    b = proto.engine._ordered_position(stones)
     w, k = b.index(6, 8), b.index(9, 7)
-    proto._swap2_answer(b, Result(w, score, 4, [w, k], "alpha-beta"), three)
+    proto._answer(proto.engine._swap2_decided(b, Result(w, score, 4, [w, k], "alpha-beta"), three))
     return answers(out.getvalue().splitlines())
 
 
@@ -112,7 +165,7 @@ def test_swap2_takes_black_plays_white_or_adds_two_stones() -> None:
 
 def test_tables_that_cannot_be_cleared_are_replaced(monkeypatch) -> None:
     proto = GomocupProtocol()
-    proto.brain.style = "defensive"
+    proto.engine.brain.style = "defensive"
 
     thought = []
 
@@ -124,10 +177,10 @@ def test_tables_that_cannot_be_cleared_are_replaced(monkeypatch) -> None:
         if thought:
             raise MemoryError()
 
-    monkeypatch.setattr(proto.brain, "think", out_of_memory)
-    monkeypatch.setattr(proto.brain, "clear", clear_after_thinking)
-    broken = proto.brain
+    monkeypatch.setattr(proto.engine.brain, "think", out_of_memory)
+    monkeypatch.setattr(proto.engine.brain, "clear", clear_after_thinking)
+    broken = proto.engine.brain
     out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
     assert answers(out)[:2] == ["OK", "ERROR internal error: MemoryError: "]
-    assert proto.brain is not broken and proto.brain.style == "defensive"
+    assert proto.engine.brain is not broken and proto.engine.brain.style == "defensive"
     assert MOVE.match(answers(out)[2])

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Session
 from gomoku_protocol.arena import baseline_move
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
@@ -39,7 +39,7 @@ class Judge:
         self.timeout_turn = timeout_turn
         self.time_left = timeout_match if timeout_match else 2147483647
         self.max_memory = max_memory
-        self.board = Board(size, size, rule)
+        self.board = Position(size, size, rule)
         self.moves_timed: list[float] = []
         self.peak = 0
         # Like the referee: everything is sent at once and the brain is frozen straight away, so

@@ -1,4 +1,4 @@
-"""Board, patterns and rules: renju forbidden points against the reference, fives under every rule."""
+"""Position, patterns and rules: renju forbidden points against the reference, fives under every rule."""
 
 import json
 
@@ -6,15 +6,15 @@ import pytest
 
 from conftest import DATA
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import parse_pos
 from gomoku_protocol.rules import BLACK, WHITE, forbidden_kind
 
 FORBIDDEN = json.loads((DATA / "gomoku" / "renju_forbidden.json").read_text())["cases"]
 
 
-def setup(case: dict, rule: int = 4) -> Board:
-    b = Board(15, 15, rule)
+def setup(case: dict, rule: int = 4) -> Position:
+    b = Position(15, 15, rule)
     for x, y in case["black"]:
         b.place(b.index(x, y), BLACK)
     for x, y in case["white"]:
@@ -23,8 +23,8 @@ def setup(case: dict, rule: int = 4) -> Board:
     return b
 
 
-def from_pos(text: str, rule: int, size: int = 15) -> Board:
-    b = Board(size, size, rule)
+def from_pos(text: str, rule: int, size: int = 15) -> Position:
+    b = Position(size, size, rule)
     for x, y in parse_pos(text):
         b.play(b.index(x, y), b.side)
     return b
@@ -98,17 +98,17 @@ def test_caro8_overline_wins_caro9_does_not() -> None:
 
 def test_sizes_and_rectangles() -> None:
     for w, h in ((5, 5), (22, 22), (7, 19)):
-        b = Board(w, h, 0)
+        b = Position(w, h, 0)
         assert len(b.points) == w * h
-    b = Board(5, 5, 0)
+    b = Position(5, 5, 0)
     for x in range(4):
         b.play(b.index(x, 0), BLACK)
         b.play(b.index(x, 4), WHITE)
     assert b.fives[BLACK] == {b.index(4, 0)}
     with pytest.raises(ValueError):
-        Board(4, 15, 0)
+        Position(4, 15, 0)
     with pytest.raises(ValueError):
-        Board(15, 23, 0)
+        Position(15, 23, 0)
 
 
 def test_unmake_restores_every_table() -> None:

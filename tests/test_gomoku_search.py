@@ -7,7 +7,7 @@ import pytest
 
 from conftest import DATA
 from gomoku_protocol.brain import Brain, hash_megabytes, one_ply
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.record import format_pos, parse_pos, read_psq, write_psq
 from gomoku_protocol.rules import BLACK, WHITE
 from gomoku_protocol.threats import ThreatSearch
@@ -16,19 +16,19 @@ VCF = json.loads((DATA / "gomoku" / "renju_vcf.json").read_text())["cases"]
 RULES = {"renju": 4, "freestyle": 0, "standard": 1}
 
 
-def from_pos(text: str, rule: int, size: int = 15) -> Board:
-    b = Board(size, size, rule)
+def from_pos(text: str, rule: int, size: int = 15) -> Position:
+    b = Position(size, size, rule)
     for x, y in parse_pos(text):
         b.play(b.index(x, y), b.side)
     return b
 
 
-def think(b: Board, ms: int = 1500) -> int:
+def think(b: Position, ms: int = 1500) -> int:
     result = Brain().think(b, ms // 2, ms, lambda text: None)
     return result.move
 
 
-def check_vcf_line(b: Board, line: list[int]) -> None:
+def check_vcf_line(b: Position, line: list[int]) -> None:
     """Replay a VCF: every attacker move is a four whose only five-point the defender takes, and
     the last move wins; the board is left as it was."""
     attacker = b.side
@@ -52,7 +52,7 @@ def check_vcf_line(b: Board, line: list[int]) -> None:
 @pytest.mark.parametrize("n", range(len(VCF)))
 def test_reference_vcf_found_within_one_second(n: int) -> None:
     case = VCF[n]
-    b = Board(15, 15, RULES[case["rule"]])
+    b = Position(15, 15, RULES[case["rule"]])
     for x, y in case["black"]:
         b.place(b.index(x, y), BLACK)
     for x, y in case["white"]:
@@ -69,7 +69,7 @@ def test_reference_vcf_found_within_one_second(n: int) -> None:
 
 def test_no_vcf_for_the_defender() -> None:
     case = VCF[0]
-    b = Board(15, 15, 4)
+    b = Position(15, 15, 4)
     for x, y in case["black"]:
         b.place(b.index(x, y), BLACK)
     for x, y in case["white"]:
@@ -110,7 +110,7 @@ PELA_VCTS = ["h8i9i11h10j8k9j11j9l9h11h9i10k8i8k10i12",
 DELAYED_VCT = "h8i9h11h9g9i7i8j8k9k7l6j7l7h7g7g11h10f8l8l9j10i11n6m7l5l4i10k10m6j6g10f10k6o6"
 
 
-def check_won(b: Board, line: list[int]) -> None:
+def check_won(b: Position, line: list[int]) -> None:
     """Replay a winning line to its five; the board is left as it was."""
     before = b.key()
     attacker = b.side
@@ -145,7 +145,7 @@ def test_an_open_two_alone_is_no_vct() -> None:
 
 
 def test_a_block_matters_only_on_a_line_within_five_of_every_threat_point() -> None:
-    b = Board(15, 15, 0)
+    b = Position(15, 15, 0)
     ts = ThreatSearch(b)
     h8 = b.index(7, 7)
     assert ts._reaches_all(h8, [b.index(7, 2), b.index(12, 12), b.index(2, 12), h8])

@@ -9,7 +9,7 @@ import time
 
 from gomoku_protocol.brain import LOST, SAFE, UNSURE, Brain
 from gomoku_protocol.fit import board_of
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.threats import ThreatSearch
 
 # Game 2, move 69, we (white) to move: Pela threatens a VCF; i7, played in the game, holds against
@@ -24,11 +24,11 @@ NODES = 5000
 FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
 
 
-def board(pos: str) -> Board:
+def board(pos: str) -> Position:
     return board_of(pos, 20)
 
 
-def point(b: Board, name: str) -> int:
+def point(b: Position, name: str) -> int:
     return next(i for i in b.points if b.name(i) == name)
 
 

@@ -3,7 +3,7 @@
 The edges are the imports a module runs when it is imported: its module-level imports, those in ``if``,
 ``try`` and ``with`` blocks and class bodies at module level, but not those inside functions (run later) or
 under ``if TYPE_CHECKING:`` (never run; mypyc reads them to compile a hot module's attribute accesses
-natively, as ``gomoku_protocol.evaluate`` does with the ``Board`` it is given).
+natively, as ``gomoku_protocol.evaluate`` does with the ``Position`` it is given).
 """
 
 import ast

@@ -183,7 +183,7 @@ def test_the_idle_gomoku_brain_is_suspended(tmp_path):
     brain.open(gomoku.Limits(1000, 0, 0, 0, 15))
     try:
         assert comes_to_stop(brain.proc.proc.pid)  # stopped until its turn
-        board = gomoku.Board(15, 15, 0)
+        board = gomoku.Position(15, 15, 0)
         assert brain.move(board, [], 0, 10_000) == (7, 7)
         assert comes_to_stop(brain.proc.proc.pid)
     finally:

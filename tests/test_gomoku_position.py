@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from gomoku_protocol.position import Board
+from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK, WHITE
 
 
-def state(b: Board) -> tuple:
+def state(b: Position) -> tuple:
     return (
         [line.cells for line in b.lines],
         b.attack2,
@@ -24,8 +24,8 @@ def state(b: Board) -> tuple:
     )
 
 
-def rebuilt(b: Board) -> Board:
-    fresh = Board(b.width, b.height, b.rule)
+def rebuilt(b: Position) -> Position:
+    fresh = Position(b.width, b.height, b.rule)
     for i, c in zip(b.history, b.colors):
         fresh.play(i, c)
     return fresh
@@ -34,7 +34,7 @@ def rebuilt(b: Board) -> Board:
 @pytest.mark.parametrize("rule", [0, 1, 4, 8])
 def test_make_and_unmake_in_any_order_match_a_fresh_board(rule: int) -> None:
     rng = random.Random(rule + 11)
-    b = Board(15, 15, rule)
+    b = Position(15, 15, rule)
     checked = 0
     for step in range(400):
         if b.history and (rng.random() < 0.4 or b.stones > 60):
@@ -48,18 +48,18 @@ def test_make_and_unmake_in_any_order_match_a_fresh_board(rule: int) -> None:
             checked += 1
     while b.history:
         b.unmake()
-    assert state(b) == state(Board(15, 15, rule))
+    assert state(b) == state(Position(15, 15, rule))
     assert checked > 10
 
 
 def test_a_stone_taken_away_out_of_order_is_recomputed() -> None:
-    b = Board(15, 15, 4)
+    b = Position(15, 15, 4)
     stones = [(7, 7, BLACK), (8, 7, WHITE), (7, 8, BLACK), (9, 9, WHITE), (6, 6, BLACK)]
     for x, y, c in stones:
         b.place(b.index(x, y), c)
     b.remove(b.index(8, 7))  # not the last stone placed: no undo for it
     b.remove(b.index(6, 6))
-    fresh = Board(15, 15, 4)
+    fresh = Position(15, 15, 4)
     for x, y, c in stones:
         if (x, y) not in ((8, 7), (6, 6)):
             fresh.place(fresh.index(x, y), c)
@@ -71,7 +71,7 @@ def test_a_stone_taken_away_out_of_order_is_recomputed() -> None:
 
 def test_twenty_by_twenty_and_the_largest_board() -> None:
     for size in (20, 22):
-        b = Board(size, size, 0)
+        b = Position(size, size, 0)
         rng = random.Random(size)
         for _ in range(40):
             b.make(rng.choice(sorted(b.cand) or [b.index(size // 2, size // 2)]))
@@ -87,7 +87,7 @@ def test_twenty_by_twenty_and_the_largest_board() -> None:
 def test_five_points_agree_with_the_raw_cells_on_rectangles(width: int, height: int) -> None:
     rng = random.Random(width * 100 + height)
     for rule in (0, 1, 8):
-        b = Board(width, height, rule)
+        b = Position(width, height, rule)
         for _ in range(min(len(b.points) - 5, 60)):
             empty = [i for i in b.points if b.cells[i] == 0]
             b.play(rng.choice(empty), b.side)

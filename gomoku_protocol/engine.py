@@ -1,0 +1,466 @@
+"""The gomoku engine behind the Gomocup adapter: the game, its clock, the brain's settings, and one
+move choice at a time, swap2's included.
+
+The adapter (:mod:`gomoku_protocol.protocol`) parses a command into a call here and prints what comes
+back. Every call checks the whole command before it changes anything, and raises :class:`Refusal`
+(:class:`NoGame` before ``START``) with the state as it was. A call that completes commits the game
+(:class:`Committed`); should a command or a search break half-way on an unexpected exception,
+:meth:`Engine.recover` puts the game back as last committed. A move is chosen in a worker thread, so
+that the adapter serves ``YXSTOP`` and ``END`` while it thinks.
+"""
+
+import random
+import time
+import traceback
+from typing import Callable, Final, Optional
+
+from engine_core.loop import Worker
+from engine_core.timeman import TurnClock, turn_limits
+from gomoku_protocol.brain import Brain, Result
+from gomoku_protocol.clock import process_age
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
+from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WHITE
+
+UNLIMITED: Final = 2147483647  # Gomocup's time_left of a game without a clock
+DEFAULT_TURN_MS: Final = 5000  # when no manager says: a GUI user waits, a tournament always sends INFO
+# The field of a stone in Gomocup's BOARD block (1, 2, 3), and swap2's bare x,y.
+ORDERED: Final = 0  # coloured by its place in the block: black, white, black…
+OWN: Final = 1
+OPPONENT: Final = 2
+WINNING_LINE: Final = 3  # a stone of a continuous game's finished five: neither side's (rules.NEUTRAL)
+# Balanced three-stone swap2 openings (offsets from the centre, black, white, black).
+SWAP2_OPENINGS: Final = [
+    ((0, 0), (1, 0), (1, 3)), ((0, 0), (1, 1), (0, 3)), ((0, 0), (1, 0), (0, 3)),
+    ((0, 0), (1, 1), (1, 3)), ((0, 0), (1, 0), (3, 0)), ((0, 0), (1, 1), (-1, 3)),
+]
+SWAP_MARGIN: Final = 40  # white must be this far behind (a shape or two) before we take black
+BALANCED: Final = 40  # within this of even, three stones become five and the opponent chooses
+
+# What a move request decided (:attr:`Decision.kind`).
+MOVE: Final = "move"  # our stone (or, for YXNBEST, the one we would play)
+NO_MOVE: Final = "no move"  # no legal point
+SWAP: Final = "swap"  # swap2: we take black
+TWO_STONES: Final = "two stones"  # swap2: a white and a black stone more, the opponent picks a colour
+
+Point = tuple[int, int]
+Stone = tuple[int, int, int]  # x, y and its BOARD field
+Say = Callable[[str], None]
+
+
+class Refusal(Exception):
+    """A command that cannot be carried out (malformed, impossible, out of order); nothing changed."""
+
+
+class NoGame(Refusal):
+    """A command that needs a game before ``START`` gave one."""
+
+
+class Committed:
+    """The game as the last completed command left it: the rule, and the board's size, stones and
+    side to move (no board before ``START``)."""
+
+    def __init__(self, rule: int, position: Optional[Position]) -> None:
+        self.rule = rule
+        self.started = position is not None
+        self.size = (position.width, position.height) if position is not None else (0, 0)
+        self.moves = list(position.history) if position is not None else []
+        self.colors = list(position.colors) if position is not None else []
+        self.side = position.side if position is not None else BLACK
+
+    def rebuilt(self) -> Optional[Position]:
+        """A new position holding the committed stones (the live one may be half-way through a move)."""
+        if not self.started:
+            return None
+        p = Position(self.size[0], self.size[1], self.rule)
+        for m, c in zip(self.moves, self.colors):
+            p.play(m, c)
+        p.side = self.side
+        return p
+
+
+class Decision:
+    """What a move request decided, for the adapter to print: its :attr:`kind`, the points it puts
+    (``stones``), and the search behind it (``result``, the principal variation's and the YXNBEST
+    moves' names)."""
+
+    def __init__(self, kind: str, result: Result, stones: list[Point], pv: list[str], nbest: list[str]) -> None:
+        self.kind = kind
+        self.result = result
+        self.stones = stones
+        self.pv = pv
+        self.nbest = nbest
+
+
+Done = Callable[[Decision], None]
+Failed = Callable[[Exception], None]
+
+
+class Engine:
+    """The game under the Gomocup protocol: its position, rule and clock, the brain and its settings."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
+        """``log`` hears what goes wrong while the engine puts itself back after a failure."""
+        self.log = log
+        self.brain = Brain()
+        self.worker = Worker()
+        self.position: Optional[Position] = None
+        self.rule = 0
+        self.committed = Committed(0, None)
+        self.timeout_turn = DEFAULT_TURN_MS
+        self.timeout_match = 0
+        self.time_left = UNLIMITED
+        self.used_ms = 0  # this game's thinking, for a game clock without time_left
+        self.max_memory = 0
+        self.received = 0.0  # when the current command (a board block: its DONE) arrived
+        self.startup = 0.0  # seconds from the process's start to the session's first line
+        self.setup_spent = 0.0  # seconds spent handling commands before the first move request
+        self.first_move = True
+        self.rng = random.Random()
+
+    # --- the session -----------------------------------------------------------------------------
+
+    def session_started(self) -> None:
+        """The session's first line is here: the first move pays for the process's start-up."""
+        self.startup = process_age()
+
+    def arrived(self, at: float) -> None:
+        """A command (``perf_counter`` ``at``) is here: a move it asks for is timed from then."""
+        self.received = at
+
+    def handled(self) -> None:
+        """A command was handled: until the first move, the commands' time is the first move's too."""
+        if self.first_move:
+            self.setup_spent += time.perf_counter() - self.received
+
+    def _commit(self) -> None:
+        self.committed = Committed(self.rule, self.position)
+
+    def recover(self) -> None:
+        """After an unexpected failure: the game as last committed, and tables that work."""
+        self.rule = self.committed.rule
+        try:
+            self.position = self.committed.rebuilt()
+        except Exception:  # noqa: BLE001 - the committed game itself cannot be rebuilt: start over rather than die
+            self.log(traceback.format_exc())
+            self.position = None
+        try:
+            self.brain.clear()
+        except Exception:  # noqa: BLE001 - the tables themselves are broken (out of memory): fresh default ones
+            self.log(traceback.format_exc())
+            self.brain = self.brain.renewed()
+
+    # --- settings --------------------------------------------------------------------------------
+
+    def set_style(self, style: str) -> None:
+        if style not in STYLES:
+            raise Refusal(f"unknown style {style[:20]!r}: use one of {', '.join(STYLES)}")
+        self.brain.style = style
+
+    def set_memory(self, max_memory: int) -> None:
+        self.max_memory = max(0, max_memory)
+        self.brain.set_memory(self.max_memory)
+
+    def set_hash_kb(self, kilobytes: int) -> None:
+        """Yixin's hash size, unless a memory budget sizes the tables."""
+        if kilobytes > 0 and self.max_memory == 0:
+            self.brain.resize(max(1, kilobytes // 1024))
+
+    def set_max_depth(self, depth: int) -> None:
+        self.brain.max_depth = max(0, min(depth, 100))
+
+    def set_max_nodes(self, nodes: int) -> None:
+        self.brain.max_nodes = max(0, nodes)
+
+    def clear_hash(self) -> None:
+        self.brain.clear()
+
+    def set_rule(self, rule: int) -> None:
+        """Gomocup's rule bits; the game so far is kept, under the new rule."""
+        if rule < 0 or rule > 15:
+            raise Refusal(f"unsupported rule {rule}")
+        if rule == self.rule:
+            return
+        old = self.position
+        position = None if old is None else self._rebuilt(old, old.history, old.colors, rule)
+        self.rule, self.position = rule, position
+        self.brain.clear()
+        self._commit()
+
+    # --- the clock -------------------------------------------------------------------------------
+
+    def set_turn_time(self, ms: int) -> None:
+        self.timeout_turn = max(0, ms)
+
+    def set_match_time(self, ms: int) -> None:
+        self.timeout_match = max(0, ms)
+
+    def set_time_left(self, ms: int) -> None:
+        self.time_left = ms
+
+    def clock(self) -> TurnClock:
+        """The clock request for the move asked now (read by :func:`engine_core.timeman.turn_limits`).
+        What the move has cost before the search starts is counted from the request; the process's
+        first move pays for its start-up and the commands before it too."""
+        spent = time.perf_counter() - self.received
+        if self.first_move:
+            spent += self.startup + self.setup_spent
+        left = -1 if self.time_left == UNLIMITED else max(0, self.time_left)
+        return TurnClock(self.timeout_turn, self.timeout_match, left, self.used_ms, int(spent * 1000))
+
+    def limits(self) -> tuple[int, int]:
+        """Soft and hard milliseconds left for the move requested now."""
+        soft, hard = turn_limits(self.clock())
+        self.first_move = False
+        return soft, hard
+
+    def count(self, began: float) -> None:
+        """Add a move's thinking, from its request to its answer, to the game's ``used_ms``."""
+        self.used_ms += int((time.perf_counter() - began) * 1000)
+
+    # --- the game --------------------------------------------------------------------------------
+
+    def require_game(self) -> Position:
+        """The game's position; :class:`NoGame` before ``START``."""
+        if self.position is None:
+            raise NoGame("no game")
+        return self.position
+
+    def new_game(self, width: int, height: int) -> None:
+        """``START``, ``RECTSTART``: an empty board of this size."""
+        if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+            raise Refusal(f"unsupported size {width}x{height}: sizes {MIN_SIZE} to {MAX_SIZE} are supported")
+        self.position = Position(width, height, self.rule)
+        self.brain.clear()
+        self.used_ms = 0
+        self._commit()
+
+    def restart(self) -> None:
+        """``RESTART``: an empty board of the same size."""
+        p = self.require_game()
+        self.new_game(p.width, p.height)
+
+    def _rebuilt(self, old: Position, moves: list[int], colors: list[int], rule: int) -> Position:
+        """A position of ``old``'s size under ``rule`` holding ``moves`` (points of ``old``) in ``colors``,
+        with ``old``'s side to move."""
+        p = Position(old.width, old.height, rule)
+        for m, c in zip(moves, colors):
+            x, y = old.xy(m)
+            p.play(p.index(x, y), c)
+        p.side = old.side
+        return p
+
+    def _free(self, p: Position, x: int, y: int) -> int:
+        if not p.on_board(x, y):
+            raise Refusal(f"{x},{y} is off the {p.width}x{p.height} board")
+        i = p.index(x, y)
+        if p.cells[i] != EMPTY:
+            raise Refusal(f"{x},{y} is already occupied")
+        return i
+
+    def play(self, x: int, y: int) -> Point:
+        """``PLAY``: put the side to move's stone on ``x,y`` (a manager's opening, ours to move next)."""
+        p = self.require_game()
+        i = self._free(p, x, y)
+        if p.side == BLACK and p.forbidden(i):
+            raise Refusal(f"{x},{y} is forbidden for black")
+        p.play(i, p.side)
+        self._commit()
+        return p.xy(i)
+
+    def takeback(self, x: int, y: int) -> None:
+        """``TAKEBACK``: take the stone on ``x,y`` away; the side to move becomes its colour."""
+        p = self.require_game()
+        if not p.on_board(x, y) or p.cells[p.index(x, y)] == EMPTY:
+            raise Refusal(f"no stone on {x},{y} to take back")
+        i = p.index(x, y)
+        if p.history and p.history[-1] == i:
+            p.unmake()
+        else:
+            at = p.history.index(i)
+            moves = p.history[:at] + p.history[at + 1:]
+            colors = p.colors[:at] + p.colors[at + 1:]
+            side = p.colors[at] if p.colors[at] != NEUTRAL else p.side
+            rebuilt = self._rebuilt(p, moves, colors, self.rule)
+            rebuilt.side = side
+            self.position = rebuilt
+        self._commit()
+
+    def forbidden_points(self) -> list[Point]:
+        """``YXSHOWFORBID``: black's forbidden points under renju (none under the other rules)."""
+        p = self.require_game()
+        return [p.xy(i) for i in p.forbidden_points()] if p.renju else []
+
+    def check_stone(self, stone: Stone, ordered: bool, seen: set[Point], block: str) -> None:
+        """One stone of a board block (``block`` names it), against the board and the stones before it."""
+        p = self.require_game()
+        x, y, f = stone
+        if not (0 <= x < p.width and 0 <= y < p.height):
+            raise Refusal(f"{x},{y} is off the {p.width}x{p.height} board")
+        if f not in (ORDERED, OWN, OPPONENT, WINNING_LINE) or (f == ORDERED and not ordered):
+            raise Refusal(f"field {f} at {x},{y}: expected 1 (own), 2 (opponent) or 3 (winning line)")
+        if (x, y) in seen:
+            raise Refusal(f"{x},{y} appears twice in {block}")
+
+    def _position_of(self, stones: list[Stone]) -> Position:
+        """A position holding a board block's ``stones`` (checked by :meth:`check_stone`), ours to move.
+
+        Our colour is black when we have as many stones as the opponent, or under renju when the
+        first coloured stone is ours."""
+        p = self.require_game()
+        own = sum(1 for s in stones if s[2] == OWN)
+        opp = sum(1 for s in stones if s[2] == OPPONENT)
+        b = Position(p.width, p.height, self.rule)
+        if self.rule & 4 and stones:
+            first = next((s[2] for s in stones if s[2] != WINNING_LINE), OWN)
+            ours = BLACK if first == OWN else WHITE
+        else:
+            ours = BLACK if own >= opp else WHITE
+        theirs = WHITE if ours == BLACK else BLACK
+        for x, y, f in stones:
+            color = NEUTRAL if f == WINNING_LINE else (ours if f == OWN else theirs)
+            b.play(b.index(x, y), color)
+        b.side = ours
+        return b
+
+    def _ordered_position(self, stones: list[Stone]) -> Position:
+        """A position holding swap2's ``stones``, black, white, black… in the order given."""
+        p = self.require_game()
+        b = Position(p.width, p.height, self.rule)
+        for n, (x, y, f) in enumerate(stones):
+            color = BLACK if n % 2 == 0 else WHITE
+            b.play(b.index(x, y), color if f != WINNING_LINE else NEUTRAL)
+        b.side = BLACK if len(stones) % 2 == 0 else WHITE
+        return b
+
+    def set_board(self, stones: list[Stone]) -> None:
+        """``YXBOARD``: the game is these stones, ours to move; nothing is played."""
+        self.position = self._position_of(stones)
+        self._commit()
+
+    # --- thinking --------------------------------------------------------------------------------
+
+    def busy(self) -> bool:
+        return self.worker.busy()
+
+    def stop(self) -> None:
+        """Answer now (``YXSTOP``, ``END``)."""
+        self.brain.stop()
+
+    def wait(self) -> None:
+        self.worker.join()
+
+    def begin(self, say: Say, done: Done, failed: Failed) -> None:
+        """``BEGIN``: our first stone on an empty board."""
+        p = self.require_game()
+        if p.stones:
+            raise Refusal("BEGIN on a board that already has stones")
+        self._move(p, say, done, failed)
+
+    def turn(self, x: int, y: int, say: Say, done: Done, failed: Failed) -> None:
+        """``TURN``: the opponent's stone on ``x,y``, then ours."""
+        p = self.require_game()
+        i = self._free(p, x, y)
+        if p.stones + 1 >= len(p.points):
+            raise Refusal("the board is full")
+        p.play(i, p.side)
+        self._move(p, say, done, failed)
+
+    def board(self, stones: list[Stone], say: Say, done: Done, failed: Failed) -> None:
+        """``BOARD``: the game is these stones, and we move."""
+        b = self._position_of(stones)
+        if b.full():
+            raise Refusal("the board is full")
+        self.position = b
+        self._move(b, say, done, failed)
+
+    def nbest(self, count: int, say: Say, done: Done, failed: Failed) -> None:
+        """``YXNBEST``: the ``count`` best moves, the first as the move we would play; nothing is played."""
+        self._move(self.require_game(), say, done, failed, count, False)
+
+    def _move(self, p: Position, say: Say, done: Done, failed: Failed, multipv: int = 1, place: bool = True) -> None:
+        if p.full():
+            raise Refusal("the board is full")
+        soft, hard = self.limits()
+
+        def decide(result: Result) -> Decision:
+            return self._decided(p, result, place)
+
+        self._think(p, soft, hard, say, multipv, decide, done, failed)
+
+    def _decided(self, p: Position, result: Result, place: bool) -> Decision:
+        if result.move < 0:
+            return Decision(NO_MOVE, result, [], [], [])
+        pv = [p.name(m) for m in result.pv] if result.pv else [p.name(result.move)]
+        lines = self.brain.last_lines
+        nbest = [p.name(m) for m in lines] if len(lines) > 1 else []
+        point = p.xy(result.move)
+        if place:
+            p.play(result.move, p.side)
+        return Decision(MOVE, result, [point], pv, nbest)
+
+    def _think(self, p: Position, soft: int, hard: int, say: Say, multipv: int,
+               decide: Callable[[Result], Decision], done: Done, failed: Failed) -> None:
+        """Choose in the worker; commit what ``decide`` made of the search, then hand it to ``done``.
+        If anything fails, ``failed`` hears of it and the game is put back as last committed."""
+        began = self.received
+
+        def job() -> None:
+            try:
+                decision = decide(self.brain.think(p, soft, hard, say, multipv))
+                self._commit()
+                done(decision)
+                self.count(began)
+            except Exception as exc:  # noqa: BLE001 - as in the adapter's loop: report it, put the game back
+                failed(exc)
+                self.recover()
+
+        self.worker.start(job)
+
+    # --- swap2 -----------------------------------------------------------------------------------
+
+    def swap2(self, stones: list[Stone], say: Say, done: Done, failed: Failed) -> list[Point]:
+        """``SWAP2BOARD``: propose three stones (returned at once); after three, take black (SWAP),
+        play white's move, or add a white and a black stone and leave the choice to the opponent;
+        after five, SWAP or play white's move (those through ``done``)."""
+        self.require_game()
+        if len(stones) not in (0, 3, 5):
+            raise Refusal(f"SWAP2BOARD with {len(stones)} stones: expected 0, 3 or 5")
+        soft, hard = self.limits()
+        if not stones:
+            return self._propose_three()
+        b = self._ordered_position(stones)
+        self.position = b
+        may_add_two = len(stones) == 3
+
+        def decide(result: Result) -> Decision:
+            return self._swap2_decided(b, result, may_add_two)
+
+        self._think(b, soft, hard, say, 1, decide, done, failed)
+        return []
+
+    def _propose_three(self) -> list[Point]:
+        old = self.require_game()
+        cx, cy = old.width // 2, old.height // 2
+        b = Position(old.width, old.height, self.rule)
+        out = []
+        for dx, dy in self.rng.choice(SWAP2_OPENINGS):
+            x, y = cx + dx, cy + dy
+            b.play(b.index(x, y), b.side)
+            out.append((x, y))
+        self.position = b
+        self._commit()
+        return out
+
+    def _swap2_decided(self, b: Position, result: Result, may_add_two: bool) -> Decision:
+        """White (to move) scored ``result.score``: far behind, take black; about even after three
+        stones, put white's best move and black's best reply and let the opponent choose."""
+        if result.move < 0 or result.score < -SWAP_MARGIN:
+            return Decision(SWAP, result, [], [], [])
+        pv = result.pv[:2]
+        if may_add_two and abs(result.score) <= BALANCED and len(pv) == 2 and pv[0] == result.move:
+            b.play(pv[0], b.side)
+            if b.legal(pv[1], b.side):
+                b.play(pv[1], b.side)
+                return Decision(TWO_STONES, result, [b.xy(m) for m in pv], [], [])
+            b.unmake()
+        return self._decided(b, result, True)
