@@ -440,6 +440,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     humans = [i for i, s in enumerate(opts.engines) if s == "human"]
     if humans and not opts.watch:
         p.error("a human plays in the browser: add --watch [HOST:]PORT")
+    if humans and n < seats:
+        p.error(f"a person plays one seat a game: name {seats} engines (e.g. human{' sanqi' * (seats - 1)})")
     per = _parse_options(opts.engine_option, n)
     try:
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))

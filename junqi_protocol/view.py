@@ -252,6 +252,11 @@ class Watch:
         self.closed = False
         self.cond = threading.Condition()
         self.humans: dict[str, Any] = {}  # key -> HumanAgent
+        # Whose eyes a key's stream shows each game through: the seat each key holds (told by its
+        # HumanAgent when the referee seats it, before the game's ``game`` line) and who sees whom.
+        self.seating: dict[str, str] = {}  # key -> seat letter, for the game about to start
+        self.key_seats: dict[Any, dict[str, str]] = {}  # game number -> {key: seat letter}
+        self.sees: dict[Any, dict[str, str]] = {}  # game number -> who_sees
         server_class = _Server6 if ":" in host else _Server
         self.server: _Server = server_class((host, port), _Handler)  # OSError: address in use, not ours, …
         self.server.watch = self
@@ -273,6 +278,8 @@ class Watch:
         """Send ``msg`` to every page, or only to the pages holding ``key``."""
         with self.cond:
             if msg["kind"] == "game":
+                self.key_seats[msg["game"]], self.seating = self.seating, {}
+                self.sees[msg["game"]] = msg["see"]
                 self.starts.append(self.base + len(self.log))
                 if len(self.starts) > self.keep_games:
                     drop = self.starts.pop(0)
@@ -281,6 +288,16 @@ class Watch:
                     self.base += cut
             self.log.append((json.dumps(msg, ensure_ascii=False, separators=(",", ":")), key))
             self.cond.notify_all()
+
+    def seated(self, key: str, seat: str) -> None:
+        """The person holding ``key`` plays ``seat`` in the game about to start."""
+        with self.cond:
+            self.seating[key] = seat
+
+    def eyes(self, key: str, game: Any) -> tuple[str, dict[str, str]]:
+        """The seat ``key`` plays in ``game`` ("" if none) and who sees whom there."""
+        with self.cond:
+            return self.key_seats.get(game, {}).get(key, ""), self.sees.get(game, {})
 
     def current_game(self) -> Optional[Game]:
         """The game being played, as the view re-plays it under the rules."""
@@ -320,13 +337,20 @@ class Watch:
 
 
 def masked(msg: str, seat: str, see: dict[str, str]) -> str:
-    """A frame as ``seat`` may see it: the kinds of pieces it was not shown become ``?``."""
+    """A frame as ``seat`` may see it: the kinds of pieces it was not shown become ``?``, the
+    guesses are its own only, and the note on another seat's failure (an engine's illegal move may
+    name the kind it tried to move) is dropped. No seat (``""``): every kind hidden."""
     frame = json.loads(msg)
-    shown = see.get(seat, seat)
+    shown = see.get(seat, seat) if seat else ""
     known = set(frame["known"])
     cells = frame["cells"]
     frame["cells"] = "".join(cells[i:i + 2] if cells[i] == "." or cells[i] in shown or i // 2 in known else cells[i] + "?"
                              for i in range(0, len(cells), 2))
+    if "guesses" in frame:
+        frame["guesses"] = {s: g for s, g in frame["guesses"].items() if s == seat}
+    if "note" in frame and frame.get("seat") not in shown:
+        del frame["note"]
+    frame["you"] = seat
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -397,22 +421,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        see: dict[str, str] = {}
-        seat = ""
         while True:
             first, entries, closed = watch.since(nxt, 15.0)
             out = []
             for i, (msg, audience) in enumerate(entries):
                 if audience and audience != key:
                     continue
-                if key:
-                    head = msg[:20]
-                    if head.startswith('{"kind":"game"'):
-                        see = json.loads(msg)["see"]
-                    elif head.startswith('{"kind":"setup"'):
-                        seat = json.loads(msg)["seat"]
-                    elif head.startswith('{"kind":"frame"') and seat:
-                        msg = masked(msg, seat, see)
+                if key and msg.startswith('{"kind":"frame"'):
+                    # Masked here, by the seat the key holds in that game as the referee seated it,
+                    # whatever the stream saw before (a page that reconnects mid-game sees no setup).
+                    msg = masked(msg, *watch.eyes(key, json.loads(msg)["game"]))
                 out.append(f"id: {first + i}\ndata: {msg}\n\n")
             nxt = first + len(entries)
             if closed and not entries:

@@ -44,6 +44,7 @@ class HumanAgent(Agent):
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board
         self.seat = seat
+        self.watch.seated(self.key, board.letters[seat])  # the stream of this key shows the game as this seat sees it
 
     def lineup(self, given: str, timeout: float) -> str:
         proposals = [short_lineup(given)] if given else [strong_lineup(self.rng) for _ in range(PROPOSALS)]

@@ -442,6 +442,7 @@ function onPlayMessage(m) {
   }
   if (m.kind === "ask") {
     st.ask = m;
+    st.playSeat = st.view = m.seat;
     st.selected = -1;
     deadline = Date.now() + Math.min(m.movetime, m.time);
     $("playmsg").textContent = "Your move, " + m.seat + (m.moves.length ? "." : ": you have no legal move, pass.");
@@ -450,7 +451,10 @@ function onPlayMessage(m) {
     return true;
   }
   if (m.kind === "game") { st.setup = null; $("setupctl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
-  if (m.kind === "frame") { st.ask = null; st.selected = -1; $("movectl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
+  if (m.kind === "frame") {
+    if (m.you) { st.playSeat = m.you; st.view = m.you; }  // the server masks by the seat it seated
+    st.ask = null; st.selected = -1; $("movectl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + ".";
+  }
   return false;
 }
 

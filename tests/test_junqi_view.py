@@ -249,6 +249,9 @@ def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_tu
 
 def test_a_human_seat_needs_the_live_view(tmp_path):
     assert "add --watch" in one_error_line(run_referee("human", "random"))
+    # One key, one seat: a person does not play both seats of a team (two engines for four seats).
+    line = one_error_line(run_referee("--variant", "4p", "--watch", "127.0.0.1:0", "human", "random"))
+    assert "a person plays one seat a game: name 4 engines (e.g. human sanqi sanqi sanqi)" in line
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -322,3 +325,57 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
         assert [s["action"] for s in steps(lines)] == ["pass"] and lines[-1]["result"] == "N"
     finally:
         watch.close()
+
+
+@pytest.mark.parametrize("variant,seed,rules,seat", [("2p", 5, "", "N"), ("4p", 2, "info=allies", "E")])
+def test_a_persons_stream_is_masked_by_the_seat_the_referee_gave_it_even_when_it_reconnects_mid_game(variant, seed, rules, seat):
+    from junqi_protocol.game import Rules
+    from junqi_protocol.view_human import HumanAgent
+
+    lines = played(variant, seed, rules=rules)
+    board = Board(variant)
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k")
+        HumanAgent(watch, "watcher")  # a key the referee seated nowhere: it is shown no kind at all
+        person.open(board, board.letters.index(seat), Rules(variant, rules), 600_000, 10_000)  # as the referee does, before the game line
+        for obj in lines:
+            watch.push(obj)
+        port = watch.server.server_address[1]
+        everything = len(steps(lines)) + 1
+
+        def stream(key: str, last_id: str = "") -> list[dict]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", f"/events?play={key}", headers={"Last-Event-ID": last_id} if last_id else {})
+            got = read_events(conn.getresponse(), lambda ms: bool(ms) and ms[-1]["kind"] == "end")
+            conn.close()
+            return frames(got)
+
+        sees = record_games([lines])[0]["see"][seat]
+        whole, later = stream("k"), stream("k", "12")  # from the start; and a page whose connection dropped mid-game
+        assert len(whole) == everything and 0 < len(later) < everything
+        for f in whole + later:
+            assert f["you"] == seat
+            truth = pieces_after(lines, [g["ply"] for g in whole].index(f["ply"]) if variant == "2p" else 0)
+            for p in range(board.size):
+                owner, kind = f["cells"][2 * p:2 * p + 2]
+                if owner != ".":
+                    assert (kind != "?") == (owner in sees or p in f["known"]), (f["ply"], board.names[p])
+            if variant == "2p":
+                assert {t for t in truth if t[1] in sees} <= shown({"variant": variant, "frames": [f]}, 0)
+        for f in stream("watcher"):
+            assert {f["cells"][i + 1] for i in range(0, len(f["cells"]), 2) if f["cells"][i] != "."} <= {"?", "l"}
+    finally:
+        watch.close()
+
+
+def test_a_masked_frame_keeps_only_what_its_seat_was_shown():
+    from junqi_protocol.view import masked
+
+    frame = json.dumps({"kind": "frame", "game": 1, "cells": "SaNbNl", "known": [2], "seat": "N", "action": "out",
+                        "note": "illegal move N10-N20: a mine never moves", "guesses": {"S": "..a5..", "N": "b3...."}})
+    see = {"S": "S", "N": "N"}
+    assert json.loads(masked(frame, "S", see)) == {"kind": "frame", "game": 1, "cells": "SaN?Nl", "known": [2], "seat": "N",
+                                                   "action": "out", "guesses": {"S": "..a5.."}, "you": "S"}
+    assert json.loads(masked(frame, "N", see))["note"].endswith("a mine never moves")
+    assert json.loads(masked(frame, "", see))["cells"] == "S?N?Nl"  # no seat: nothing shown but the announced flag
