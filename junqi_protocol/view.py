@@ -24,13 +24,14 @@ import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 from urllib.parse import parse_qs
 
 from engine_core.args import UsageError
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Replayer, read_games
+from junqi_protocol.players import Engine
 from junqi_protocol.replays import follow
 from junqi_protocol.rules import FLAG, LETTERS
 from junqi_protocol.view_page import PAGE
@@ -67,10 +68,15 @@ class Follower:
     """Turns record lines, in order, into the page's messages: ``game`` (board, players, who sees
     whom), ``frame`` (the position after the start or a step, with its events) and ``end``."""
 
-    def __init__(self) -> None:
+    def __init__(self, guesses: bool = False) -> None:
         self.replayer: Optional[Replayer] = None
         self.flags: set[int] = set()  # flag squares announced when a 司令 died: everyone knows them
         self.boards: dict[str, dict[str, Any]] = {}
+        # With ``guesses``, each frame also carries what every seat could infer (as :func:`seat_guesses`),
+        # followed line by line: the game's lines so far, and one :func:`follow` per seat over them.
+        self.guesses = guesses
+        self.lines: list[dict[str, Any]] = []
+        self.followers: dict[int, Iterator[tuple[Engine, Any]]] = {}
 
     def feed(self, obj: dict[str, Any]) -> list[Message]:
         kind = obj.get("type")
@@ -78,6 +84,7 @@ class Follower:
         if kind == "game":
             first = self.replayer = Replayer(obj)
             self.flags = set()
+            self.lines, self.followers = [obj], {}
             variant = first.board.variant
             if variant not in self.boards:
                 self.boards[variant] = board_data(first.board)
@@ -88,7 +95,10 @@ class Follower:
             return []
         if kind == "step" and not r.started:
             r.feed({"type": "start", "game": number, "events": []})
+            self.lines.append({"type": "start", "game": number, "events": []})
         texts = r.feed(obj)
+        if kind in ("lineup", "start", "step"):
+            self.lines.append(obj)
         if kind == "lineup":
             return [{"kind": "lineup", "game": number, "seat": obj["seat"], "error": obj.get("error", "")}]
         if kind in ("start", "step"):
@@ -110,6 +120,8 @@ class Follower:
                           "known": sorted(p for p in self.flags if pos.owner[p] >= 0 and pos.kind[p] == FLAG),
                           "alive": "".join(board.letters[s] for s in range(board.seats) if game.alive[s]),
                           "turn": "" if game.over else board.letters[game.turn]}
+        if self.guesses:
+            frame["guesses"] = self._guesses(board, obj["type"] == "start")
         if obj["type"] == "step":
             frame.update(seat=obj["seat"], action=obj["action"], ms=obj.get("ms", 0))
             if "move" in obj:
@@ -121,6 +133,36 @@ class Follower:
         else:
             frame["action"] = "start"
         return frame
+
+
+    def _guesses(self, board: Board, start: bool) -> dict[str, str]:
+        """Each seat's guesses after the line just fed (whose events are the rules'); a seat whose
+        inference fails drops out of the guesses, never out of the view."""
+        if start:
+            given = {obj["seat"] for obj in self.lines if obj["type"] == "lineup" and "lineup" in obj}
+            self.followers = {s: follow(self.lines, s) for s in range(board.seats) if board.letters[s] in given}
+        out = {}
+        for seat, seen in list(self.followers.items()):
+            try:
+                out[board.letters[seat]] = guess_cells(board, next(seen)[0])
+            except Exception:  # noqa: BLE001 - the guesses are extra: the game's view goes on without them
+                del self.followers[seat]
+        return out
+
+
+def guess_cells(board: Board, engine: Engine) -> str:
+    """Per point, the likeliest kind of a piece hidden from ``engine``'s seat and how sure (a digit:
+    tenths, 9 for 90 % or more); ``..`` elsewhere."""
+    pos = engine.pos
+    cells = []
+    for p in range(board.size):
+        if pos.owner[p] >= 0 and pos.kind[p] < 0:
+            probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
+            k = max(range(len(probs)), key=probs.__getitem__)
+            cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
+        else:
+            cells.append("..")
+    return "".join(cells)
 
 
 def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
@@ -135,19 +177,7 @@ def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
     for seat in range(board.seats):
         if board.letters[seat] not in given:
             continue
-        frames = []
-        for engine, _ in follow(lines, seat):
-            pos = engine.pos
-            cells = []
-            for p in range(board.size):
-                if pos.owner[p] >= 0 and pos.kind[p] < 0:
-                    probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
-                    k = max(range(len(probs)), key=probs.__getitem__)
-                    cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
-                else:
-                    cells.append("..")
-            frames.append("".join(cells))
-        out[board.letters[seat]] = frames
+        out[board.letters[seat]] = [guess_cells(board, engine) for engine, _ in follow(lines, seat)]
     return out
 
 
@@ -244,7 +274,7 @@ class Watch:
     seat's lineup and moves, which the seat checks by the rules (:mod:`junqi_protocol.view_human`)."""
 
     def __init__(self, host: str, port: int, keep_games: int = 10) -> None:
-        self.follower = Follower()
+        self.follower = Follower(guesses=True)
         self.log: list[tuple[str, str]] = []  # (message as JSON, the key it is for; "" for everyone)
         self.base = 0  # the id of log[0]
         self.starts: list[int] = []  # the id where each kept game begins

@@ -96,7 +96,7 @@ PAGE: Final = r"""<!DOCTYPE html>
       <label class="hint" id="guessbox"><input type="checkbox" id="guess" checked> in a seat's view, what it could
         infer of the hidden pieces (sanqi's inference from what that seat was told: the likeliest kind when 20 % sure or more,
         ? below 90 %; hover a piece for more)</label>
-      <div class="hint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
+      <div class="hint" id="keyhint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
     <div class="box" id="players"></div>
     <div class="box"><ol id="log"></ol></div>
   </aside>
@@ -182,8 +182,10 @@ function drawFrame() {
   if (!f) return;
   const sees = st.view === "open" ? null : g.see[st.view];
   const known = new Set(f.known);
-  const guesses = sees !== null && $("guess").checked && g.guesses && g.guesses[st.view] ? g.guesses[st.view][st.fi] : null;
-  $("guessbox").hidden = !(g.guesses && Object.keys(g.guesses).length);
+  // A replay page holds each seat's guesses per step (g.guesses); a live frame carries its own (f.guesses).
+  const mine = f.guesses ? f.guesses[st.view] : g.guesses && g.guesses[st.view] ? g.guesses[st.view][st.fi] : null;
+  const guesses = sees !== null && $("guess").checked && mine ? mine : null;
+  $("guessbox").hidden = !(f.guesses && Object.keys(f.guesses).length) && !(g.guesses && Object.keys(g.guesses).length);
   for (let p = 0; p < b.names.length; p++) {
     const seat = f.cells[2 * p];
     if (seat === ".") continue;
@@ -460,7 +462,11 @@ function onPlayMessage(m) {
 
 if (PLAY) {
   $("playbox").hidden = false;
-  $("viewbox").hidden = true;
+  // The person sees through its seat only (the server masks the rest): no view buttons, and the
+  // inference is there to be asked for, not shown unasked.
+  $("views").hidden = true;
+  $("keyhint").hidden = true;
+  $("guess").checked = false;
   $("another").onclick = () => { const su = st.setup; su.pi = (su.pi + 1) % su.proposals.length; su.lineup = su.proposals[su.pi]; su.sel = -1; drawSetup(); };
   $("ready").onclick = () => post("lineup", { lineup: st.setup.lineup }).then((ok) => {
     if (ok) { $("setupctl").hidden = true; $("playmsg").textContent = "Lineup taken; waiting for the others."; } });

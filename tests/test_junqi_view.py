@@ -355,7 +355,7 @@ def test_a_persons_stream_is_masked_by_the_seat_the_referee_gave_it_even_when_it
         whole, later = stream("k"), stream("k", "12")  # from the start; and a page whose connection dropped mid-game
         assert len(whole) == everything and 0 < len(later) < everything
         for f in whole + later:
-            assert f["you"] == seat
+            assert f["you"] == seat and set(f["guesses"]) == {seat}  # its own inference, no one else's
             truth = pieces_after(lines, [g["ply"] for g in whole].index(f["ply"]) if variant == "2p" else 0)
             for p in range(board.size):
                 owner, kind = f["cells"][2 * p:2 * p + 2]
@@ -379,3 +379,21 @@ def test_a_masked_frame_keeps_only_what_its_seat_was_shown():
                                                    "action": "out", "guesses": {"S": "..a5.."}, "you": "S"}
     assert json.loads(masked(frame, "N", see))["note"].endswith("a mine never moves")
     assert json.loads(masked(frame, "", see))["cells"] == "S?N?Nl"  # no seat: nothing shown but the announced flag
+
+
+def test_the_live_frames_carry_what_each_seat_could_infer_as_the_replay_page_does():
+    lines = played("4p", 9, styles=("events", "events"))
+    watch = Watch("127.0.0.1", 0)
+    try:
+        for obj in lines:
+            watch.push(obj)
+        conn = http.client.HTTPConnection("127.0.0.1", watch.server.server_address[1], timeout=60)
+        conn.request("GET", "/events")
+        live = frames(read_events(conn.getresponse(), lambda ms: bool(ms) and ms[-1]["kind"] == "end"))
+        conn.close()
+    finally:
+        watch.close()
+    replayed = record_games([lines])[0]["guesses"]
+    assert len(live) == len(replayed["S"])
+    for k, f in enumerate(live):
+        assert f["guesses"] == {seat: replayed[seat][k] for seat in "SENW"}, f"step {k}"

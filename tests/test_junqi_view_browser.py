@@ -10,7 +10,7 @@ import pytest
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.record import read_games, replay
 from junqi_protocol.board import Board
-from junqi_protocol.view import Watch, record_games, write_html
+from junqi_protocol.view import Watch, record_games, seat_guesses, write_html
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -r tests/requirements.txt)")
 
@@ -125,6 +125,12 @@ def test_live_page_sees_moves_arrive_and_closing_it_leaves_the_game_whole(browse
         with open(tmp_path / "live.jsonl", encoding="utf-8") as fh:
             so_far = read_games(fh.readlines())[0]
         assert on_board(pg) == pieces_after(so_far, 5)
+        # A seat's view, live: its backs labelled with what it could infer, as the replay page does.
+        pg.keyboard.press("s")
+        board, guesses = Board("4p"), seat_guesses(so_far)["S"][5]
+        backs = pg.eval_on_selector_all("#pieces g.back", "gs => gs.map(g => [g.dataset.point, g.dataset.guess])")
+        assert sorted(backs) == sorted([board.names[p], guesses[2 * p]] for p in range(board.size) if guesses[2 * p] != ".")
+        pg.keyboard.press("o")
         context.close()  # the browser leaves in mid-game
         lines = game.finish()
         assert lines[-1]["type"] == "end" and replay(lines)[1] == []
@@ -191,6 +197,11 @@ def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(pa
         # The person sees its own pieces and N's as backs.
         seats = {(s, k == "?") for _, s, k in on_board(page)}
         assert seats == {("S", False), ("N", True)}
+        # Its inference is there when asked for (the check box), not shown unasked.
+        assert not page.is_checked("#guess") and page.eval_on_selector_all("#pieces g[data-guess]", "gs => gs.length") == 0
+        page.check("#guess")
+        assert page.eval_on_selector_all("#pieces g.back[data-guess]", "gs => gs.length") == 25
+        assert page.is_hidden("#views")
         # An illegal move is refused with the rule's reason, and nothing is played.
         page.fill("#movetext", "G0-A0")
         page.click("#sendmove")
