@@ -85,7 +85,11 @@ PAGE: Final = r"""<!DOCTYPE html>
     <div class="box" id="playbox" hidden>
       <div id="playmsg"></div>
       <div id="setupctl" hidden><button id="another">another lineup</button> <button id="ready">ready</button>
-        <div class="hint">Click two of your pieces to swap them; the rules check the lineup when you are ready.</div></div>
+        <div><input id="lineuptext" size="32" spellcheck="false" aria-label="lineup letters"> <button id="uselineup">use</button></div>
+        <div class="hint">Click two of your pieces to swap them: swaps reach any lineup. Or type one: 25 letters,
+          front row first, left to right, camps skipped (a Mar, b Gen, c Div, d Bri, e Reg, f Bat, g Com, h Pla,
+          i Eng, j Mine, k Bomb, l Flag). The rules check it when you are ready: the flag in a headquarters,
+          mines in the last two rows, no bomb in the front row, each kind as many times as the army has it.</div></div>
       <div id="movectl" hidden>click a piece, then where it goes; or type a move:
         <input id="movetext" size="9" placeholder="S30-S20"> <button id="sendmove">play</button> <button id="passbtn">pass</button>
         <span id="clock" class="hint"></span></div>
@@ -410,6 +414,7 @@ function sendMove(move) {
 
 function drawSetup() {
   const su = st.setup, b = su.board;
+  $("lineuptext").value = su.lineup;
   $("pieces").replaceChildren();
   $("marks").replaceChildren();
   $("targets").replaceChildren();
@@ -439,6 +444,7 @@ function onPlayMessage(m) {
     $("playmsg").textContent = "You are " + m.seat + ". " + (m.dealt ? "Your lineup was dealt: press ready." : "Arrange your lineup.");
     $("setupctl").hidden = false;
     $("another").hidden = m.dealt;
+    $("lineuptext").disabled = $("uselineup").disabled = m.dealt;
     $("movectl").hidden = true;
     return true;
   }
@@ -468,6 +474,16 @@ if (PLAY) {
   $("keyhint").hidden = true;
   $("guess").checked = false;
   $("another").onclick = () => { const su = st.setup; su.pi = (su.pi + 1) % su.proposals.length; su.lineup = su.proposals[su.pi]; su.sel = -1; drawSetup(); };
+  const typed = () => {  // a lineup typed by hand: drawn if it has the shape of one; the rules judge it on "ready"
+    const su = st.setup, t = $("lineuptext").value.trim().toLowerCase();
+    const text = t.length === 30 ? t.replace(/\./g, "") : t;
+    if (!su || su.dealt) return;
+    if (!/^[a-l]{25}$/.test(text)) { $("refusal").textContent = "a lineup is 25 letters a-l (or 30 with '.' in the camps)"; return; }
+    $("refusal").textContent = "";
+    su.lineup = text; su.sel = -1; drawSetup();
+  };
+  $("uselineup").onclick = typed;
+  $("lineuptext").onkeydown = (e) => { if (e.key === "Enter") typed(); };
   $("ready").onclick = () => post("lineup", { lineup: st.setup.lineup }).then((ok) => {
     if (ok) { $("setupctl").hidden = true; $("playmsg").textContent = "Lineup taken; waiting for the others."; } });
   $("sendmove").onclick = () => sendMove($("movetext").value.trim().toUpperCase());

@@ -13,6 +13,7 @@ from conftest import sanqi_command
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.board import Board
 from junqi_protocol.record import read_games, replay
+from junqi_protocol.rules import check_lineup as check
 from junqi_protocol.view import Follower, Watch, page, record_games, watch_address
 
 
@@ -397,3 +398,53 @@ def test_the_live_frames_carry_what_each_seat_could_infer_as_the_replay_page_doe
     assert len(live) == len(replayed["S"])
     for k, f in enumerate(live):
         assert f["guesses"] == {seat: replayed[seat][k] for seat in "SENW"}, f"step {k}"
+
+
+def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_on_until_the_game_clock():
+    import threading
+    import time
+
+    from junqi_protocol.game import Rules
+    from junqi_protocol.hosts import AgentError
+    from junqi_protocol.view_human import HumanAgent
+
+    def swap(text: str, i: int, j: int) -> str:
+        letters = list(text)
+        letters[i], letters[j] = letters[j], letters[i]
+        return "".join(letters)
+
+    legal = "abccddeeffggghhhiiijjkklj"
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k", 1)
+        person.open(Board("2p"), 0, Rules("2p", ""), 600_000, 10_000)
+        got: list[str] = []
+        thread = threading.Thread(target=lambda: got.append(person.lineup("", 10.0)), daemon=True)
+        thread.start()
+        for _ in range(200):
+            if person.settling:
+                break
+            time.sleep(0.05)
+        refusals = {
+            swap(legal, 0, legal.index("l")): "flag (l) in slot 0: the flag goes in a headquarters",
+            swap(legal, 0, legal.index("j")): "mine (j) in row 0: mines go in the last two rows",
+            swap(legal, 0, legal.index("k")): "bomb (k) in row 0: bombs may not start in the front row",
+            "b" + legal[1:]: "0 x a (marshal), the army has 1",
+            legal[:24]: "a lineup has 25 letters",
+            "z" + legal[1:]: "'z' is not a piece letter a-l",
+        }
+        for text, rule in refusals.items():
+            assert person.offer_lineup(text) == f"lineup refused: {check(text)}" and rule in check(text), text
+            assert person.settling and not got  # refused: still waiting
+        assert person.offer_lineup(legal) is None
+        thread.join(10)
+        assert got == [legal]
+        # Nobody at the page: the seat waits as long as its game clock, then gives no lineup.
+        late = HumanAgent(watch, "late")
+        late.open(Board("2p"), 1, Rules("2p", ""), 300, 10_000)
+        t0 = time.monotonic()
+        with pytest.raises(AgentError, match="no lineup from the browser within 300 ms"):
+            late.lineup("", 10.0)
+        assert time.monotonic() - t0 < 5
+    finally:
+        watch.close()

@@ -192,8 +192,26 @@ def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(pa
         assert "lineup refused: mine (j) in row 0" in page.inner_text("#refusal")
         page.click(f"#pieces g[data-point={mine}]")
         page.click(f"#pieces g[data-point={front}]")
+        # A lineup typed by hand is drawn as typed and judged by the rules: the flag out of its headquarters.
+        legal = page.input_value("#lineuptext")
+        points = page.evaluate("junqiView.setup.points.map(p => junqiView.setup.board.names[p])")
+        assert on_board(page) == {(points[k], "S", legal[k]) for k in range(25)}
+        i = legal.index("l")
+        page.fill("#lineuptext", "l" + legal[1:i] + legal[0] + legal[i + 1:])
+        page.click("#uselineup")
+        assert page.get_attribute(f"#pieces g[data-point={points[0]}]", "data-kind") == "l"
+        page.click("#ready")
+        page.wait_for_function("document.getElementById('refusal').textContent.includes('flag')")
+        assert page.inner_text("#refusal") == "lineup refused: flag (l) in slot 0: the flag goes in a headquarters (slots 26, 28)"
+        page.fill("#lineuptext", "abc")
+        page.click("#uselineup")
+        assert "a lineup is 25 letters a-l" in page.inner_text("#refusal")
+        page.fill("#lineuptext", legal.upper())
+        page.press("#lineuptext", "Enter")
+        assert on_board(page) == {(points[k], "S", legal[k]) for k in range(25)} and page.inner_text("#refusal") == ""
         page.click("#ready")
         page.wait_for_selector("#movectl:not([hidden])")  # S moves first
+        assert [o["lineup"] for o in game.record() if o["type"] == "lineup" and o["seat"] == "S"] == [legal]
         # The person sees its own pieces and N's as backs.
         seats = {(s, k == "?") for _, s, k in on_board(page)}
         assert seats == {("S", False), ("N", True)}
