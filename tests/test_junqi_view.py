@@ -448,3 +448,75 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
         assert time.monotonic() - t0 < 5
     finally:
         watch.close()
+
+
+def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that_leaves_costs_only_time(tmp_path):
+    """The issue's command line (``--variant 4p --watch … human …``) end to end: the key printed, the
+    lineup and a move sent from the seat's stream, then the page gone: its turns time out on the same
+    movetime as an engine's, it is out at its fifth, and the game is played out and recorded whole."""
+    proc = subprocess.Popen(sanqi_command() + ["referee", "--variant", "4p", "--seed", "4", "--watch", "127.0.0.1:0",
+                                               "--movetime", "0.4", "--time", "60", "--record", str(tmp_path / "h.jsonl"),
+                                               "human", "random", "random", "random"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        watching = proc.stderr.readline()
+        played_at = proc.stderr.readline()
+        port = int(re.fullmatch(r"sanqi referee: watch the games at http://127\.0\.0\.1:(\d+)/\n", watching).group(1))
+        key = re.fullmatch(rf"sanqi referee: engine 1 \(human\) is played at http://127\.0\.0\.1:{port}/\?play=(\S+)\n",
+                           played_at).group(1)
+
+        def post(path: str, body: dict) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(dict(body, play=key)))
+            resp = conn.getresponse()
+            out = resp.status, resp.read().decode()
+            conn.close()
+            return out
+
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        stream.request("GET", f"/events?play={key}")
+        resp = stream.getresponse()
+        got = read_events(resp, lambda ms: any(m["kind"] == "setup" for m in ms))
+        lineup = got[-1]["proposals"][0]
+        assert got[-1]["seat"] == "S" and post("/lineup", {"lineup": lineup}) == (200, "ok")
+        got += read_events(resp, lambda ms: any(m["kind"] == "ask" for m in ms))
+        [start] = frames(got)
+        assert {start["cells"][i + 1] for i in range(0, len(start["cells"]), 2) if start["cells"][i] in "ENW"} == {"?"}
+        ask = next(m for m in got if m["kind"] == "ask")
+        move = "-".join(Board("4p").names[p] for p in ask["moves"][0])
+        assert post("/move", {"id": ask["id"], "move": move}) == (200, "ok")
+        stream.close()  # the person's browser goes away
+        err = proc.communicate(timeout=300)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
+    assert replay(lines)[1] == [] and lines[-1]["type"] == "end"
+    assert lines[0]["players"]["S"] == "human" and lines[0]["movetime"] == 400
+    assert next(o["lineup"] for o in lines if o["type"] == "lineup" and o["seat"] == "S") == lineup
+    mine = [s for s in steps(lines) if s["seat"] == "S"]
+    assert (mine[0]["action"], mine[0]["move"]) == ("move", move)
+    assert [s["action"] for s in mine[1:]] == ["timeout"] * 5 and mine[-1]["events"] == ["pass S timeout", "out S passes"]
+
+
+def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_standard_library():
+    import ast
+    import pathlib
+    import sys
+
+    import junqi_protocol
+
+    ours = {"junqi_protocol", "engine_core", "ucci_engine", "gomoku_protocol"}
+    folder = pathlib.Path(junqi_protocol.__file__).parent
+    names = {"view", "view_page", "view_human", "record", "referee"}
+    for path in sorted(folder.glob("*.py")):
+        names.discard(path.stem)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # every import, those in functions too
+            found = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in found:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top in ours, f"{path.name} imports {name}"
+    assert not names  # the view's modules were among those read

@@ -1,6 +1,7 @@
 """The Junqi view in a real browser: headless Chromium (Debian's ``chromium``, or $JUNQI_CHROMIUM) driven by
 Playwright without Playwright's own browser downloads. Skipped, saying why, where either is missing."""
 
+import itertools
 import os
 import shutil
 import threading
@@ -76,6 +77,21 @@ def test_replay_page_shows_the_pieces_of_the_record_at_chosen_steps(page, tmp_pa
     assert page.evaluate("document.body.dataset.step") == str(last - 1)
     page.click("#first")
     assert on_board(page) == pieces_after(lines, 0)
+    page.click("#next")
+    assert on_board(page) == pieces_after(lines, 1)
+    page.click("#last")
+    assert on_board(page) == pieces_after(lines, last)
+    # The board as players know it: every camp a circle, every headquarters a rounded box, every
+    # railway segment a thick line (the 4p corner arcs curved), the other points stations or road points.
+    board = Board(variant)
+    drawn = page.evaluate("""(() => { const n = (s) => document.querySelectorAll(s).length;
+        return [n("#points .pt-c"), n("#points .pt-h"), n("#points .pt-s"), n("#lines path.rail"),
+                n("#lines path.rail[d*=Q]"), n("#lines line.road")]; })()""")
+    rails = {(min(a, b), max(a, b)) for line in board.lines for a, b in itertools.pairwise(line)}
+    roads = {(a, b) for a in range(board.size) for b in board.steps[a] if a < b} - rails
+    stations = sum(1 for p in range(board.size) if board.station[p] and not board.camp[p] and not board.hq[p])
+    assert drawn[:4] == [sum(board.camp), sum(board.hq), stations, len(rails)]
+    assert (drawn[4] > 0) == (variant == "4p") and drawn[5] == len(roads)
 
 
 def test_a_seat_sees_its_own_pieces_and_backs_for_the_rest(page, tmp_path):
