@@ -466,6 +466,7 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     keys = {i: secrets.token_urlsafe(12) for i in humans}
     if watch is not None:
         for i, key in keys.items():
+            watch.keys.add(key)  # valid from now: a page opened before its seat's first game starts is not refused
             sys.stderr.write(f"{p.prog}: engine {i + 1} (human) is played at {watch.url}?play={key}\n")
     referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)

@@ -280,8 +280,11 @@ class Watch:
         self.starts: list[int] = []  # the id where each kept game begins
         self.keep_games = keep_games
         self.closed = False
+        self.prog = "sanqi referee"  # the name its stderr lines begin with
+        self.streams: dict[str, int] = {}  # key -> open streams of the pages holding it
         self.cond = threading.Condition()
-        self.humans: dict[str, Any] = {}  # key -> HumanAgent
+        self.humans: dict[str, Any] = {}  # key -> HumanAgent of the seat it plays now
+        self.keys: set[str] = set()  # the keys of seats played by a person, valid from when they are printed
         # Whose eyes a key's stream shows each game through: the seat each key holds (told by its
         # HumanAgent when the referee seats it, before the game's ``game`` line) and who sees whom.
         self.seating: dict[str, str] = {}  # key -> seat letter, for the game about to start
@@ -319,6 +322,20 @@ class Watch:
             self.log.append((json.dumps(msg, ensure_ascii=False, separators=(",", ":")), key))
             self.cond.notify_all()
 
+    def stream(self, key: str, opened: bool, broken: bool = False) -> None:
+        """A page holding ``key`` opened or closed its stream. When the last page playing a seat breaks
+        off while the games go on, one line on stderr says so: the seat's turns time out until the page
+        is opened again (a spectator's page that leaves is no news)."""
+        with self.cond:
+            left = self.streams[key] = self.streams.get(key, 0) + (1 if opened else -1)
+            human = self.humans.get(key)
+            if not broken or left or self.closed or human is None:
+                return
+            seat = human.board.letters[human.seat]
+        sys.stderr.write(f"{self.prog}: the page playing seat {seat} (human) lost its connection; the seat's turns "
+                         f"time out until {self.url}?play={key} is opened again\n")
+        sys.stderr.flush()
+
     def seated(self, key: str, seat: str) -> None:
         """The person holding ``key`` plays ``seat`` in the game about to start."""
         with self.cond:
@@ -347,9 +364,11 @@ class Watch:
     def offer(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
         """A person's lineup or move from a page: (HTTP status, what to tell the page)."""
         key = body.get("play")
-        human = self.humans.get(key) if isinstance(key, str) else None
-        if human is None:
+        if not isinstance(key, str) or key not in self.keys:
             return 403, "this page plays no seat (open the address with ?play=KEY the referee printed)"
+        human = self.humans.get(key)
+        if human is None:
+            return 409, "the seat is not asking anything yet"
         if path == "/lineup" and isinstance(body.get("lineup"), str):
             why = human.offer_lineup(body["lineup"])
         elif path == "/move" and isinstance(body.get("move"), str) and isinstance(body.get("id"), int):
@@ -406,7 +425,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, "text/html; charset=utf-8", page([], "Junqi: live", live=True).encode())
             elif path == "/events":
                 key = parse_qs(query).get("play", [""])[0]
-                if key and key not in self.server.watch.humans:
+                if key and key not in self.server.watch.keys:
                     self._send(403, "text/plain; charset=utf-8", b"no seat has this key\n")
                 else:
                     self._events(key)
@@ -451,6 +470,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        watch.stream(key, True)
+        broken = False
+        try:
+            self._stream(watch, key, nxt)
+        except OSError:
+            broken = True  # the browser went away
+            raise
+        finally:
+            watch.stream(key, False, broken)
+
+    def _stream(self, watch: Watch, key: str, nxt: int) -> None:
         while True:
             first, entries, closed = watch.since(nxt, 15.0)
             out = []
@@ -485,6 +515,7 @@ def start_watch(prog: str, address: tuple[str, int], needed: bool = False) -> Op
         sys.stderr.write(f"{prog}: cannot serve the live view on {host}:{port}: {exc.strerror or exc}; "
                          "the games are played and recorded without it\n")
         return None
+    watch.prog = prog
     sys.stderr.write(f"{prog}: watch the games at {watch.url}\n")
     sys.stderr.flush()
     return watch

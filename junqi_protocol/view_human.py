@@ -41,6 +41,7 @@ class HumanAgent(Agent):
         self.settling = False  # waiting for the lineup
         self.lineup_ms = 600_000  # a person has the game clock to choose a lineup (an engine has seconds)
         watch.humans[key] = self
+        watch.keys.add(key)
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board

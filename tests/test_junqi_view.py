@@ -244,6 +244,16 @@ def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_tu
         conn.request("GET", "/events?play=a-guess")
         assert conn.getresponse().status == 403
         conn.close()
+        # A key is good from when the referee prints it, before its seat's agent exists: a page that
+        # comes at once is served (and told to wait), not refused.
+        watch.keys.add("printed")
+        assert post("/lineup", {"play": "printed", "lineup": "abc"}) == (409, "the seat is not asking anything yet")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/events?play=printed")
+        resp = conn.getresponse()
+        assert resp.status == 200
+        resp.close()
+        conn.close()
     finally:
         watch.close()
 
@@ -452,8 +462,9 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
 
 def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that_leaves_costs_only_time(tmp_path):
     """The issue's command line (``--variant 4p --watch … human …``) end to end: the key printed, the
-    lineup and a move sent from the seat's stream, then the page gone: its turns time out on the same
-    movetime as an engine's, it is out at its fifth, and the game is played out and recorded whole."""
+    lineup and a move sent from the seat's stream, then the page gone: one line says so, its turns
+    time out on the same movetime as an engine's, it is out at its fifth, and the game is played out
+    and recorded whole."""
     proc = subprocess.Popen(sanqi_command() + ["referee", "--variant", "4p", "--seed", "4", "--watch", "127.0.0.1:0",
                                                "--movetime", "0.4", "--time", "60", "--record", str(tmp_path / "h.jsonl"),
                                                "human", "random", "random", "random"],
@@ -485,13 +496,16 @@ def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that
         ask = next(m for m in got if m["kind"] == "ask")
         move = "-".join(Board("4p").names[p] for p in ask["moves"][0])
         assert post("/move", {"id": ask["id"], "move": move}) == (200, "ok")
-        stream.close()  # the person's browser goes away
+        resp.close()  # the person's browser goes away
+        stream.close()
         err = proc.communicate(timeout=300)[1]
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
     assert proc.returncode == 0, err
+    assert err.splitlines() == [f"sanqi referee: the page playing seat S (human) lost its connection; the seat's turns "
+                                f"time out until http://127.0.0.1:{port}/?play={key} is opened again"]
     [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
     assert replay(lines)[1] == [] and lines[-1]["type"] == "end"
     assert lines[0]["players"]["S"] == "human" and lines[0]["movetime"] == 400
