@@ -9,6 +9,7 @@ the same ``movetime`` and clock as any engine: no move in time is a timeout, as 
 """
 
 import random
+import re
 import threading
 import time
 from typing import Optional
@@ -73,10 +74,20 @@ class HumanAgent(Agent):
                 return "there is no lineup to choose now"
             err = check_lineup(text)
             if err is not None:
-                return f"lineup refused: {err}"
+                return f"lineup refused: {self._named(err)}"
             self.answer = short_lineup(text)
             self.cond.notify_all()
         return None
+
+    def _named(self, rule: str) -> str:
+        """The rules' words with the person's points for the lineup's slots, and row 0 called the front row."""
+        base = self.seat * 30
+
+        def points(m: re.Match[str]) -> str:
+            return ", ".join(self.board.names[base + int(s)] for s in re.findall(r"[0-9]+", m.group(0)))
+
+        named = re.sub(r"\bslots? [0-9]+(?:, [0-9]+)*", points, rule)
+        return named if "front row" in named else named.replace("row 0", "row 0, the front row")
 
     def begin(self, visible: dict[int, str]) -> None:
         return None

@@ -13,6 +13,7 @@ from conftest import sanqi_command
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.board import Board
 from junqi_protocol.record import read_games, replay
+from junqi_protocol.board import CAMP_SLOTS
 from junqi_protocol.rules import check_lineup as check
 from junqi_protocol.view import Follower, Watch, page, record_games, watch_address
 
@@ -435,16 +436,23 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
             if person.settling:
                 break
             time.sleep(0.05)
+        in_camp = list(legal)
+        for slot in CAMP_SLOTS:
+            in_camp.insert(slot, ".")
+        in_camp[CAMP_SLOTS[0]] = "a"
+        # The rules' words, with the person's points named (the rules count slots; a person sees points).
         refusals = {
-            swap(legal, 0, legal.index("l")): "flag (l) in slot 0: the flag goes in a headquarters",
-            swap(legal, 0, legal.index("j")): "mine (j) in row 0: mines go in the last two rows",
+            swap(legal, 0, legal.index("l")): "flag (l) in G0: the flag goes in a headquarters (L1, L3)",
+            swap(legal, 0, legal.index("j")): "mine (j) in row 0, the front row: mines go in the last two rows",
             swap(legal, 0, legal.index("k")): "bomb (k) in row 0: bombs may not start in the front row",
             "b" + legal[1:]: "0 x a (marshal), the army has 1",
-            legal[:24]: "a lineup has 25 letters",
+            legal[:24]: "a lineup has 25 letters (or 30 with '.' in the camps), got 24",
             "z" + legal[1:]: "'z' is not a piece letter a-l",
+            "".join(in_camp): "camp H1 holds 'a': camps start empty",
         }
         for text, rule in refusals.items():
-            assert person.offer_lineup(text) == f"lineup refused: {check(text)}" and rule in check(text), text
+            assert check(text) is not None
+            assert person.offer_lineup(text) == f"lineup refused: {rule}", text
             assert person.settling and not got  # refused: still waiting
         assert person.offer_lineup(legal) is None
         thread.join(10)
@@ -504,8 +512,8 @@ def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that
             proc.kill()
             proc.communicate()
     assert proc.returncode == 0, err
-    assert err.splitlines() == [f"sanqi referee: the page playing seat S (human) lost its connection; the seat's turns "
-                                f"time out until http://127.0.0.1:{port}/?play={key} is opened again"]
+    assert err.splitlines() == [(f"sanqi referee: the page playing seat S (human) lost its connection; the seat's turns "
+                                 f"time out until http://127.0.0.1:{port}/?play={key} is opened again")]
     [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
     assert replay(lines)[1] == [] and lines[-1]["type"] == "end"
     assert lines[0]["players"]["S"] == "human" and lines[0]["movetime"] == 400

@@ -205,7 +205,7 @@ def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(pa
         page.click(f"#pieces g[data-point={front}]")
         page.click("#ready")
         page.wait_for_function("document.getElementById('refusal').textContent !== ''")
-        assert "lineup refused: mine (j) in row 0" in page.inner_text("#refusal")
+        assert page.inner_text("#refusal") == "lineup refused: mine (j) in row 0, the front row: mines go in the last two rows"
         page.click(f"#pieces g[data-point={mine}]")
         page.click(f"#pieces g[data-point={front}]")
         # A lineup typed by hand is drawn as typed and judged by the rules: the flag out of its headquarters.
@@ -218,7 +218,7 @@ def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(pa
         assert page.get_attribute(f"#pieces g[data-point={points[0]}]", "data-kind") == "l"
         page.click("#ready")
         page.wait_for_function("document.getElementById('refusal').textContent.includes('flag')")
-        assert page.inner_text("#refusal") == "lineup refused: flag (l) in slot 0: the flag goes in a headquarters (slots 26, 28)"
+        assert page.inner_text("#refusal") == f"lineup refused: flag (l) in {points[0]}: the flag goes in a headquarters (L1, L3)"
         page.fill("#lineuptext", "abc")
         page.click("#uselineup")
         assert "a lineup is 25 letters a-l" in page.inner_text("#refusal")
