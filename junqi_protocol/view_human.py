@@ -40,6 +40,7 @@ class HumanAgent(Agent):
         self.serial = 0
         self.answer: Optional[str] = None
         self.settling = False  # waiting for the lineup
+        self.dealt = ""  # the lineup this game deals the seat (--lineups), which it must play
         self.lineup_ms = 600_000  # a person has the game clock to choose a lineup (an engine has seconds)
         watch.humans[key] = self
         watch.keys.add(key)
@@ -54,7 +55,7 @@ class HumanAgent(Agent):
         proposals = [short_lineup(given)] if given else [strong_lineup(self.rng) for _ in range(PROPOSALS)]
         board = self.board
         with self.cond:
-            self.settling, self.answer = True, None
+            self.settling, self.answer, self.dealt = True, None, short_lineup(given) if given else ""
         self.watch.publish({"kind": "setup", "seat": board.letters[self.seat], "board": board_data(board),
                             "points": [self.seat * 30 + s for s in LINEUP_SLOTS], "proposals": proposals,
                             "dealt": bool(given)}, self.key)
@@ -75,6 +76,8 @@ class HumanAgent(Agent):
             err = check_lineup(text)
             if err is not None:
                 return f"lineup refused: {self._named(err)}"
+            if self.dealt and short_lineup(text) != self.dealt:
+                return "lineup refused: this game deals your lineup (--lineups); it is played as dealt"
             self.answer = short_lineup(text)
             self.cond.notify_all()
         return None

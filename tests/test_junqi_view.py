@@ -542,3 +542,35 @@ def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top in ours, f"{path.name} imports {name}"
     assert not names  # the view's modules were among those read
+
+
+def test_a_dealt_lineup_is_the_only_one_a_person_is_offered():
+    import threading
+    import time
+
+    from junqi_protocol.game import Rules
+    from junqi_protocol.view_human import HumanAgent
+
+    dealt = "gcfcgibidkkdafehehigjljhj"
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k", 1)
+        person.open(Board("2p"), 1, Rules("2p", ""), 600_000, 10_000)
+        got: list[str] = []
+        thread = threading.Thread(target=lambda: got.append(person.lineup(dealt, 10.0)), daemon=True)
+        thread.start()
+        for _ in range(200):
+            if person.settling:
+                break
+            time.sleep(0.05)
+        setup = json.loads(watch.log[-1][0])
+        assert watch.log[-1][1] == "k"  # for the seat's page only
+        assert (setup["kind"], setup["seat"], setup["proposals"], setup["dealt"]) == ("setup", "N", [dealt], True)
+        assert setup["points"] == [30 + s for s in range(30) if s not in CAMP_SLOTS]
+        other = "abccddeeffggghhhiiijjkklj"
+        assert person.offer_lineup(other) == "lineup refused: this game deals your lineup (--lineups); it is played as dealt"
+        assert person.offer_lineup(dealt) is None
+        thread.join(10)
+        assert got == [dealt]
+    finally:
+        watch.close()
