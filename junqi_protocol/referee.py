@@ -440,6 +440,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     humans = [i for i, s in enumerate(opts.engines) if s == "human"]
     if humans and not opts.watch:
         p.error("a human plays in the browser: add --watch [HOST:]PORT")
+    if humans and n < seats:
+        p.error(f"a person plays one seat a game: name {seats} engines (e.g. human{' sanqi' * (seats - 1)})")
     per = _parse_options(opts.engine_option, n)
     try:
         referee = Referee(opts.variant, opts.rules, Recorder(None), int(opts.time * 1000), int(opts.movetime * 1000))
@@ -464,6 +466,7 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
     keys = {i: secrets.token_urlsafe(12) for i in humans}
     if watch is not None:
         for i, key in keys.items():
+            watch.keys.add(key)  # valid from now: a page opened before its seat's first game starts is not refused
             sys.stderr.write(f"{p.prog}: engine {i + 1} (human) is played at {watch.url}?play={key}\n")
     referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)

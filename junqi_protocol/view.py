@@ -24,13 +24,14 @@ import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 from urllib.parse import parse_qs
 
 from engine_core.args import UsageError
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Replayer, read_games
+from junqi_protocol.players import Engine
 from junqi_protocol.replays import follow
 from junqi_protocol.rules import FLAG, LETTERS
 from junqi_protocol.view_page import PAGE
@@ -67,10 +68,15 @@ class Follower:
     """Turns record lines, in order, into the page's messages: ``game`` (board, players, who sees
     whom), ``frame`` (the position after the start or a step, with its events) and ``end``."""
 
-    def __init__(self) -> None:
+    def __init__(self, guesses: bool = False) -> None:
         self.replayer: Optional[Replayer] = None
         self.flags: set[int] = set()  # flag squares announced when a 司令 died: everyone knows them
         self.boards: dict[str, dict[str, Any]] = {}
+        # With ``guesses``, each frame also carries what every seat could infer (as :func:`seat_guesses`),
+        # followed line by line: the game's lines so far, and one :func:`follow` per seat over them.
+        self.guesses = guesses
+        self.lines: list[dict[str, Any]] = []
+        self.followers: dict[int, Iterator[tuple[Engine, Any]]] = {}
 
     def feed(self, obj: dict[str, Any]) -> list[Message]:
         kind = obj.get("type")
@@ -78,6 +84,7 @@ class Follower:
         if kind == "game":
             first = self.replayer = Replayer(obj)
             self.flags = set()
+            self.lines, self.followers = [obj], {}
             variant = first.board.variant
             if variant not in self.boards:
                 self.boards[variant] = board_data(first.board)
@@ -88,7 +95,10 @@ class Follower:
             return []
         if kind == "step" and not r.started:
             r.feed({"type": "start", "game": number, "events": []})
+            self.lines.append({"type": "start", "game": number, "events": []})
         texts = r.feed(obj)
+        if kind in ("lineup", "start", "step"):
+            self.lines.append(obj)
         if kind == "lineup":
             return [{"kind": "lineup", "game": number, "seat": obj["seat"], "error": obj.get("error", "")}]
         if kind in ("start", "step"):
@@ -110,6 +120,8 @@ class Follower:
                           "known": sorted(p for p in self.flags if pos.owner[p] >= 0 and pos.kind[p] == FLAG),
                           "alive": "".join(board.letters[s] for s in range(board.seats) if game.alive[s]),
                           "turn": "" if game.over else board.letters[game.turn]}
+        if self.guesses:
+            frame["guesses"] = self._guesses(board, obj["type"] == "start")
         if obj["type"] == "step":
             frame.update(seat=obj["seat"], action=obj["action"], ms=obj.get("ms", 0))
             if "move" in obj:
@@ -121,6 +133,36 @@ class Follower:
         else:
             frame["action"] = "start"
         return frame
+
+
+    def _guesses(self, board: Board, start: bool) -> dict[str, str]:
+        """Each seat's guesses after the line just fed (whose events are the rules'); a seat whose
+        inference fails drops out of the guesses, never out of the view."""
+        if start:
+            given = {obj["seat"] for obj in self.lines if obj["type"] == "lineup" and "lineup" in obj}
+            self.followers = {s: follow(self.lines, s) for s in range(board.seats) if board.letters[s] in given}
+        out = {}
+        for seat, seen in list(self.followers.items()):
+            try:
+                out[board.letters[seat]] = guess_cells(board, next(seen)[0])
+            except Exception:  # noqa: BLE001 - the guesses are extra: the game's view goes on without them
+                del self.followers[seat]
+        return out
+
+
+def guess_cells(board: Board, engine: Engine) -> str:
+    """Per point, the likeliest kind of a piece hidden from ``engine``'s seat and how sure (a digit:
+    tenths, 9 for 90 % or more); ``..`` elsewhere."""
+    pos = engine.pos
+    cells = []
+    for p in range(board.size):
+        if pos.owner[p] >= 0 and pos.kind[p] < 0:
+            probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
+            k = max(range(len(probs)), key=probs.__getitem__)
+            cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
+        else:
+            cells.append("..")
+    return "".join(cells)
 
 
 def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
@@ -135,19 +177,7 @@ def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
     for seat in range(board.seats):
         if board.letters[seat] not in given:
             continue
-        frames = []
-        for engine, _ in follow(lines, seat):
-            pos = engine.pos
-            cells = []
-            for p in range(board.size):
-                if pos.owner[p] >= 0 and pos.kind[p] < 0:
-                    probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
-                    k = max(range(len(probs)), key=probs.__getitem__)
-                    cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
-                else:
-                    cells.append("..")
-            frames.append("".join(cells))
-        out[board.letters[seat]] = frames
+        out[board.letters[seat]] = [guess_cells(board, engine) for engine, _ in follow(lines, seat)]
     return out
 
 
@@ -244,14 +274,22 @@ class Watch:
     seat's lineup and moves, which the seat checks by the rules (:mod:`junqi_protocol.view_human`)."""
 
     def __init__(self, host: str, port: int, keep_games: int = 10) -> None:
-        self.follower = Follower()
+        self.follower = Follower(guesses=True)
         self.log: list[tuple[str, str]] = []  # (message as JSON, the key it is for; "" for everyone)
         self.base = 0  # the id of log[0]
         self.starts: list[int] = []  # the id where each kept game begins
         self.keep_games = keep_games
         self.closed = False
+        self.prog = "sanqi referee"  # the name its stderr lines begin with
+        self.streams: dict[str, int] = {}  # key -> open streams of the pages holding it
         self.cond = threading.Condition()
-        self.humans: dict[str, Any] = {}  # key -> HumanAgent
+        self.humans: dict[str, Any] = {}  # key -> HumanAgent of the seat it plays now
+        self.keys: set[str] = set()  # the keys of seats played by a person, valid from when they are printed
+        # Whose eyes a key's stream shows each game through: the seat each key holds (told by its
+        # HumanAgent when the referee seats it, before the game's ``game`` line) and who sees whom.
+        self.seating: dict[str, str] = {}  # key -> seat letter, for the game about to start
+        self.key_seats: dict[Any, dict[str, str]] = {}  # game number -> {key: seat letter}
+        self.sees: dict[Any, dict[str, str]] = {}  # game number -> who_sees
         server_class = _Server6 if ":" in host else _Server
         self.server: _Server = server_class((host, port), _Handler)  # OSError: address in use, not ours, …
         self.server.watch = self
@@ -273,6 +311,8 @@ class Watch:
         """Send ``msg`` to every page, or only to the pages holding ``key``."""
         with self.cond:
             if msg["kind"] == "game":
+                self.key_seats[msg["game"]], self.seating = self.seating, {}
+                self.sees[msg["game"]] = msg["see"]
                 self.starts.append(self.base + len(self.log))
                 if len(self.starts) > self.keep_games:
                     drop = self.starts.pop(0)
@@ -281,6 +321,30 @@ class Watch:
                     self.base += cut
             self.log.append((json.dumps(msg, ensure_ascii=False, separators=(",", ":")), key))
             self.cond.notify_all()
+
+    def stream(self, key: str, opened: bool, broken: bool = False) -> None:
+        """A page holding ``key`` opened or closed its stream. When the last page playing a seat breaks
+        off while the games go on, one line on stderr says so: the seat's turns time out until the page
+        is opened again (a spectator's page that leaves is no news)."""
+        with self.cond:
+            left = self.streams[key] = self.streams.get(key, 0) + (1 if opened else -1)
+            human = self.humans.get(key)
+            if not broken or left or self.closed or human is None:
+                return
+            seat = human.board.letters[human.seat]
+        sys.stderr.write(f"{self.prog}: the page playing seat {seat} (human) lost its connection; the seat's turns "
+                         f"time out until {self.url}?play={key} is opened again\n")
+        sys.stderr.flush()
+
+    def seated(self, key: str, seat: str) -> None:
+        """The person holding ``key`` plays ``seat`` in the game about to start."""
+        with self.cond:
+            self.seating[key] = seat
+
+    def eyes(self, key: str, game: Any) -> tuple[str, dict[str, str]]:
+        """The seat ``key`` plays in ``game`` ("" if none) and who sees whom there."""
+        with self.cond:
+            return self.key_seats.get(game, {}).get(key, ""), self.sees.get(game, {})
 
     def current_game(self) -> Optional[Game]:
         """The game being played, as the view re-plays it under the rules."""
@@ -300,9 +364,11 @@ class Watch:
     def offer(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
         """A person's lineup or move from a page: (HTTP status, what to tell the page)."""
         key = body.get("play")
-        human = self.humans.get(key) if isinstance(key, str) else None
-        if human is None:
+        if not isinstance(key, str) or key not in self.keys:
             return 403, "this page plays no seat (open the address with ?play=KEY the referee printed)"
+        human = self.humans.get(key)
+        if human is None:
+            return 409, "the seat is not asking anything yet"
         if path == "/lineup" and isinstance(body.get("lineup"), str):
             why = human.offer_lineup(body["lineup"])
         elif path == "/move" and isinstance(body.get("move"), str) and isinstance(body.get("id"), int):
@@ -320,13 +386,20 @@ class Watch:
 
 
 def masked(msg: str, seat: str, see: dict[str, str]) -> str:
-    """A frame as ``seat`` may see it: the kinds of pieces it was not shown become ``?``."""
+    """A frame as ``seat`` may see it: the kinds of pieces it was not shown become ``?``, the
+    guesses are its own only, and the note on another seat's failure (an engine's illegal move may
+    name the kind it tried to move) is dropped. No seat (``""``): every kind hidden."""
     frame = json.loads(msg)
-    shown = see.get(seat, seat)
+    shown = see.get(seat, seat) if seat else ""
     known = set(frame["known"])
     cells = frame["cells"]
     frame["cells"] = "".join(cells[i:i + 2] if cells[i] == "." or cells[i] in shown or i // 2 in known else cells[i] + "?"
                              for i in range(0, len(cells), 2))
+    if "guesses" in frame:
+        frame["guesses"] = {s: g for s, g in frame["guesses"].items() if s == seat}
+    if "note" in frame and frame.get("seat") not in shown:
+        del frame["note"]
+    frame["you"] = seat
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -352,7 +425,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, "text/html; charset=utf-8", page([], "Junqi: live", live=True).encode())
             elif path == "/events":
                 key = parse_qs(query).get("play", [""])[0]
-                if key and key not in self.server.watch.humans:
+                if key and key not in self.server.watch.keys:
                     self._send(403, "text/plain; charset=utf-8", b"no seat has this key\n")
                 else:
                     self._events(key)
@@ -397,22 +470,27 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        see: dict[str, str] = {}
-        seat = ""
+        watch.stream(key, True)
+        broken = False
+        try:
+            self._stream(watch, key, nxt)
+        except OSError:
+            broken = True  # the browser went away
+            raise
+        finally:
+            watch.stream(key, False, broken)
+
+    def _stream(self, watch: Watch, key: str, nxt: int) -> None:
         while True:
             first, entries, closed = watch.since(nxt, 15.0)
             out = []
             for i, (msg, audience) in enumerate(entries):
                 if audience and audience != key:
                     continue
-                if key:
-                    head = msg[:20]
-                    if head.startswith('{"kind":"game"'):
-                        see = json.loads(msg)["see"]
-                    elif head.startswith('{"kind":"setup"'):
-                        seat = json.loads(msg)["seat"]
-                    elif head.startswith('{"kind":"frame"') and seat:
-                        msg = masked(msg, seat, see)
+                if key and msg.startswith('{"kind":"frame"'):
+                    # Masked here, by the seat the key holds in that game as the referee seated it,
+                    # whatever the stream saw before (a page that reconnects mid-game sees no setup).
+                    msg = masked(msg, *watch.eyes(key, json.loads(msg)["game"]))
                 out.append(f"id: {first + i}\ndata: {msg}\n\n")
             nxt = first + len(entries)
             if closed and not entries:
@@ -437,6 +515,7 @@ def start_watch(prog: str, address: tuple[str, int], needed: bool = False) -> Op
         sys.stderr.write(f"{prog}: cannot serve the live view on {host}:{port}: {exc.strerror or exc}; "
                          "the games are played and recorded without it\n")
         return None
+    watch.prog = prog
     sys.stderr.write(f"{prog}: watch the games at {watch.url}\n")
     sys.stderr.flush()
     return watch

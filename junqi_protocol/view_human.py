@@ -1,14 +1,15 @@
 """A seat of the referee played by a person in the browser, through the live view (``human`` as an ENGINE).
 
 The person's page is the live page opened with the seat's key (``/?play=KEY``, printed by the referee).
-It proposes lineups from the strong-style generator, lets the person swap pieces, and sends the lineup
-they choose; the rules check it, and a refused one is answered with the rule it breaks, the seat still
-waiting. On each turn the page is told the legal moves (from the referee's rules, as re-played by the
+It proposes lineups from the strong-style generator, lets the person swap pieces (swaps reach any
+lineup) or type one, and sends the lineup they choose; the rules check it, and a refused one is
+answered with the rule it breaks, the seat still waiting, for as long as the game clock (``--time``). On each turn the page is told the legal moves (from the referee's rules, as re-played by the
 view) and sends one; a move the rules refuse is answered with the reason and the seat waits on, within
 the same ``movetime`` and clock as any engine: no move in time is a timeout, as for an engine.
 """
 
 import random
+import re
 import threading
 import time
 from typing import Optional
@@ -39,27 +40,32 @@ class HumanAgent(Agent):
         self.serial = 0
         self.answer: Optional[str] = None
         self.settling = False  # waiting for the lineup
+        self.dealt = ""  # the lineup this game deals the seat (--lineups), which it must play
+        self.lineup_ms = 600_000  # a person has the game clock to choose a lineup (an engine has seconds)
         watch.humans[key] = self
+        watch.keys.add(key)
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board
         self.seat = seat
+        self.lineup_ms = time_ms
+        self.watch.seated(self.key, board.letters[seat])  # the stream of this key shows the game as this seat sees it
 
     def lineup(self, given: str, timeout: float) -> str:
         proposals = [short_lineup(given)] if given else [strong_lineup(self.rng) for _ in range(PROPOSALS)]
         board = self.board
         with self.cond:
-            self.settling, self.answer = True, None
+            self.settling, self.answer, self.dealt = True, None, short_lineup(given) if given else ""
         self.watch.publish({"kind": "setup", "seat": board.letters[self.seat], "board": board_data(board),
                             "points": [self.seat * 30 + s for s in LINEUP_SLOTS], "proposals": proposals,
                             "dealt": bool(given)}, self.key)
         try:
-            answer = self._wait(None)
+            answer = self._wait(time.monotonic() + self.lineup_ms / 1000)
         finally:
             with self.cond:
                 self.settling = False
         if answer is None:
-            raise AgentError(End.NO_ANSWER, "no lineup from the browser")
+            raise AgentError(End.NO_ANSWER, f"no lineup from the browser within {self.lineup_ms} ms (the game clock)")
         return answer
 
     def offer_lineup(self, text: str) -> Optional[str]:
@@ -69,10 +75,22 @@ class HumanAgent(Agent):
                 return "there is no lineup to choose now"
             err = check_lineup(text)
             if err is not None:
-                return f"lineup refused: {err}"
+                return f"lineup refused: {self._named(err)}"
+            if self.dealt and short_lineup(text) != self.dealt:
+                return "lineup refused: this game deals your lineup (--lineups); it is played as dealt"
             self.answer = short_lineup(text)
             self.cond.notify_all()
         return None
+
+    def _named(self, rule: str) -> str:
+        """The rules' words with the person's points for the lineup's slots, and row 0 called the front row."""
+        base = self.seat * 30
+
+        def points(m: re.Match[str]) -> str:
+            return ", ".join(self.board.names[base + int(s)] for s in re.findall(r"[0-9]+", m.group(0)))
+
+        named = re.sub(r"\bslots? [0-9]+(?:, [0-9]+)*", points, rule)
+        return named if "front row" in named else named.replace("row 0", "row 0, the front row")
 
     def begin(self, visible: dict[int, str]) -> None:
         return None
@@ -122,11 +140,11 @@ class HumanAgent(Agent):
             return f"{move!r} is not FROM-TO"
         return why_illegal(self.board, game.pos.owner, game.pos.kind, self.seat, a, b)
 
-    def _wait(self, deadline: Optional[float]) -> Optional[str]:
+    def _wait(self, deadline: float) -> Optional[str]:
         """The page's answer, or None at ``deadline``; short waits, so a signal is never held up."""
         with self.cond:
             while self.answer is None:
-                left = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+                left = min(0.5, deadline - time.monotonic())
                 if left <= 0:
                     return None
                 self.cond.wait(left)

@@ -85,7 +85,11 @@ PAGE: Final = r"""<!DOCTYPE html>
     <div class="box" id="playbox" hidden>
       <div id="playmsg"></div>
       <div id="setupctl" hidden><button id="another">another lineup</button> <button id="ready">ready</button>
-        <div class="hint">Click two of your pieces to swap them; the rules check the lineup when you are ready.</div></div>
+        <div><input id="lineuptext" size="32" spellcheck="false" aria-label="lineup letters"> <button id="uselineup">use</button></div>
+        <div class="hint">Click two of your pieces to swap them: swaps reach any lineup. Or type one: 25 letters,
+          front row first, left to right, camps skipped (a Mar, b Gen, c Div, d Bri, e Reg, f Bat, g Com, h Pla,
+          i Eng, j Mine, k Bomb, l Flag). The rules check it when you are ready: the flag in a headquarters,
+          mines in the last two rows, no bomb in the front row, each kind as many times as the army has it.</div></div>
       <div id="movectl" hidden>click a piece, then where it goes; or type a move:
         <input id="movetext" size="9" placeholder="S30-S20"> <button id="sendmove">play</button> <button id="passbtn">pass</button>
         <span id="clock" class="hint"></span></div>
@@ -96,7 +100,7 @@ PAGE: Final = r"""<!DOCTYPE html>
       <label class="hint" id="guessbox"><input type="checkbox" id="guess" checked> in a seat's view, what it could
         infer of the hidden pieces (sanqi's inference from what that seat was told: the likeliest kind when 20 % sure or more,
         ? below 90 %; hover a piece for more)</label>
-      <div class="hint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
+      <div class="hint" id="keyhint">Keys: &#x2190; &#x2192; step, PgUp/PgDn 10, Home/End, O open view, S E N W a seat's view.</div></div>
     <div class="box" id="players"></div>
     <div class="box"><ol id="log"></ol></div>
   </aside>
@@ -182,8 +186,10 @@ function drawFrame() {
   if (!f) return;
   const sees = st.view === "open" ? null : g.see[st.view];
   const known = new Set(f.known);
-  const guesses = sees !== null && $("guess").checked && g.guesses && g.guesses[st.view] ? g.guesses[st.view][st.fi] : null;
-  $("guessbox").hidden = !(g.guesses && Object.keys(g.guesses).length);
+  // A replay page holds each seat's guesses per step (g.guesses); a live frame carries its own (f.guesses).
+  const mine = f.guesses ? f.guesses[st.view] : g.guesses && g.guesses[st.view] ? g.guesses[st.view][st.fi] : null;
+  const guesses = sees !== null && $("guess").checked && mine ? mine : null;
+  $("guessbox").hidden = !(f.guesses && Object.keys(f.guesses).length) && !(g.guesses && Object.keys(g.guesses).length);
   for (let p = 0; p < b.names.length; p++) {
     const seat = f.cells[2 * p];
     if (seat === ".") continue;
@@ -408,6 +414,7 @@ function sendMove(move) {
 
 function drawSetup() {
   const su = st.setup, b = su.board;
+  $("lineuptext").value = su.lineup;
   $("pieces").replaceChildren();
   $("marks").replaceChildren();
   $("targets").replaceChildren();
@@ -437,11 +444,13 @@ function onPlayMessage(m) {
     $("playmsg").textContent = "You are " + m.seat + ". " + (m.dealt ? "Your lineup was dealt: press ready." : "Arrange your lineup.");
     $("setupctl").hidden = false;
     $("another").hidden = m.dealt;
+    $("lineuptext").disabled = $("uselineup").disabled = m.dealt;
     $("movectl").hidden = true;
     return true;
   }
   if (m.kind === "ask") {
     st.ask = m;
+    st.playSeat = st.view = m.seat;
     st.selected = -1;
     deadline = Date.now() + Math.min(m.movetime, m.time);
     $("playmsg").textContent = "Your move, " + m.seat + (m.moves.length ? "." : ": you have no legal move, pass.");
@@ -450,14 +459,31 @@ function onPlayMessage(m) {
     return true;
   }
   if (m.kind === "game") { st.setup = null; $("setupctl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
-  if (m.kind === "frame") { st.ask = null; st.selected = -1; $("movectl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + "."; }
+  if (m.kind === "frame") {
+    if (m.you) { st.playSeat = m.you; st.view = m.you; }  // the server masks by the seat it seated
+    st.ask = null; st.selected = -1; $("movectl").hidden = true; $("playmsg").textContent = "You are " + st.playSeat + ".";
+  }
   return false;
 }
 
 if (PLAY) {
   $("playbox").hidden = false;
-  $("viewbox").hidden = true;
+  // The person sees through its seat only (the server masks the rest): no view buttons, and the
+  // inference is there to be asked for, not shown unasked.
+  $("views").hidden = true;
+  $("keyhint").hidden = true;
+  $("guess").checked = false;
   $("another").onclick = () => { const su = st.setup; su.pi = (su.pi + 1) % su.proposals.length; su.lineup = su.proposals[su.pi]; su.sel = -1; drawSetup(); };
+  const typed = () => {  // a lineup typed by hand: drawn if it has the shape of one; the rules judge it on "ready"
+    const su = st.setup, t = $("lineuptext").value.trim().toLowerCase();
+    const text = t.length === 30 ? t.replace(/\./g, "") : t;
+    if (!su || su.dealt) return;
+    if (!/^[a-l]{25}$/.test(text)) { $("refusal").textContent = "a lineup is 25 letters a-l (or 30 with '.' in the camps)"; return; }
+    $("refusal").textContent = "";
+    su.lineup = text; su.sel = -1; drawSetup();
+  };
+  $("uselineup").onclick = typed;
+  $("lineuptext").onkeydown = (e) => { if (e.key === "Enter") typed(); };
   $("ready").onclick = () => post("lineup", { lineup: st.setup.lineup }).then((ok) => {
     if (ok) { $("setupctl").hidden = true; $("playmsg").textContent = "Lineup taken; waiting for the others."; } });
   $("sendmove").onclick = () => sendMove($("movetext").value.trim().toUpperCase());

@@ -13,6 +13,8 @@ from conftest import sanqi_command
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.board import Board
 from junqi_protocol.record import read_games, replay
+from junqi_protocol.board import CAMP_SLOTS
+from junqi_protocol.rules import check_lineup as check
 from junqi_protocol.view import Follower, Watch, page, record_games, watch_address
 
 
@@ -243,12 +245,25 @@ def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_tu
         conn.request("GET", "/events?play=a-guess")
         assert conn.getresponse().status == 403
         conn.close()
+        # A key is good from when the referee prints it, before its seat's agent exists: a page that
+        # comes at once is served (and told to wait), not refused.
+        watch.keys.add("printed")
+        assert post("/lineup", {"play": "printed", "lineup": "abc"}) == (409, "the seat is not asking anything yet")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/events?play=printed")
+        resp = conn.getresponse()
+        assert resp.status == 200
+        resp.close()
+        conn.close()
     finally:
         watch.close()
 
 
 def test_a_human_seat_needs_the_live_view(tmp_path):
     assert "add --watch" in one_error_line(run_referee("human", "random"))
+    # One key, one seat: a person does not play both seats of a team (two engines for four seats).
+    line = one_error_line(run_referee("--variant", "4p", "--watch", "127.0.0.1:0", "human", "random"))
+    assert "a person plays one seat a game: name 4 engines (e.g. human sanqi sanqi sanqi)" in line
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -320,5 +335,242 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
         out.close()
         [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
         assert [s["action"] for s in steps(lines)] == ["pass"] and lines[-1]["result"] == "N"
+    finally:
+        watch.close()
+
+
+@pytest.mark.parametrize("variant,seed,rules,seat", [("2p", 5, "", "N"), ("4p", 2, "info=allies", "E")])
+def test_a_persons_stream_is_masked_by_the_seat_the_referee_gave_it_even_when_it_reconnects_mid_game(variant, seed, rules, seat):
+    from junqi_protocol.game import Rules
+    from junqi_protocol.view_human import HumanAgent
+
+    lines = played(variant, seed, rules=rules)
+    board = Board(variant)
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k")
+        HumanAgent(watch, "watcher")  # a key the referee seated nowhere: it is shown no kind at all
+        person.open(board, board.letters.index(seat), Rules(variant, rules), 600_000, 10_000)  # as the referee does, before the game line
+        for obj in lines:
+            watch.push(obj)
+        port = watch.server.server_address[1]
+        everything = len(steps(lines)) + 1
+
+        def stream(key: str, last_id: str = "") -> list[dict]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", f"/events?play={key}", headers={"Last-Event-ID": last_id} if last_id else {})
+            got = read_events(conn.getresponse(), lambda ms: bool(ms) and ms[-1]["kind"] == "end")
+            conn.close()
+            return frames(got)
+
+        sees = record_games([lines])[0]["see"][seat]
+        whole, later = stream("k"), stream("k", "12")  # from the start; and a page whose connection dropped mid-game
+        assert len(whole) == everything and 0 < len(later) < everything
+        for f in whole + later:
+            assert f["you"] == seat and set(f["guesses"]) == {seat}  # its own inference, no one else's
+            truth = pieces_after(lines, [g["ply"] for g in whole].index(f["ply"]) if variant == "2p" else 0)
+            for p in range(board.size):
+                owner, kind = f["cells"][2 * p:2 * p + 2]
+                if owner != ".":
+                    assert (kind != "?") == (owner in sees or p in f["known"]), (f["ply"], board.names[p])
+            if variant == "2p":
+                assert {t for t in truth if t[1] in sees} <= shown({"variant": variant, "frames": [f]}, 0)
+        for f in stream("watcher"):
+            assert {f["cells"][i + 1] for i in range(0, len(f["cells"]), 2) if f["cells"][i] != "."} <= {"?", "l"}
+    finally:
+        watch.close()
+
+
+def test_a_masked_frame_keeps_only_what_its_seat_was_shown():
+    from junqi_protocol.view import masked
+
+    frame = json.dumps({"kind": "frame", "game": 1, "cells": "SaNbNl", "known": [2], "seat": "N", "action": "out",
+                        "note": "illegal move N10-N20: a mine never moves", "guesses": {"S": "..a5..", "N": "b3...."}})
+    see = {"S": "S", "N": "N"}
+    assert json.loads(masked(frame, "S", see)) == {"kind": "frame", "game": 1, "cells": "SaN?Nl", "known": [2], "seat": "N",
+                                                   "action": "out", "guesses": {"S": "..a5.."}, "you": "S"}
+    assert json.loads(masked(frame, "N", see))["note"].endswith("a mine never moves")
+    assert json.loads(masked(frame, "", see))["cells"] == "S?N?Nl"  # no seat: nothing shown but the announced flag
+
+
+def test_the_live_frames_carry_what_each_seat_could_infer_as_the_replay_page_does():
+    lines = played("4p", 9, styles=("events", "events"))
+    watch = Watch("127.0.0.1", 0)
+    try:
+        for obj in lines:
+            watch.push(obj)
+        conn = http.client.HTTPConnection("127.0.0.1", watch.server.server_address[1], timeout=60)
+        conn.request("GET", "/events")
+        live = frames(read_events(conn.getresponse(), lambda ms: bool(ms) and ms[-1]["kind"] == "end"))
+        conn.close()
+    finally:
+        watch.close()
+    replayed = record_games([lines])[0]["guesses"]
+    assert len(live) == len(replayed["S"])
+    for k, f in enumerate(live):
+        assert f["guesses"] == {seat: replayed[seat][k] for seat in "SENW"}, f"step {k}"
+
+
+def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_on_until_the_game_clock():
+    import threading
+    import time
+
+    from junqi_protocol.game import Rules
+    from junqi_protocol.hosts import AgentError
+    from junqi_protocol.view_human import HumanAgent
+
+    def swap(text: str, i: int, j: int) -> str:
+        letters = list(text)
+        letters[i], letters[j] = letters[j], letters[i]
+        return "".join(letters)
+
+    legal = "abccddeeffggghhhiiijjkklj"
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k", 1)
+        person.open(Board("2p"), 0, Rules("2p", ""), 600_000, 10_000)
+        got: list[str] = []
+        thread = threading.Thread(target=lambda: got.append(person.lineup("", 10.0)), daemon=True)
+        thread.start()
+        for _ in range(200):
+            if person.settling:
+                break
+            time.sleep(0.05)
+        in_camp = list(legal)
+        for slot in CAMP_SLOTS:
+            in_camp.insert(slot, ".")
+        in_camp[CAMP_SLOTS[0]] = "a"
+        # The rules' words, with the person's points named (the rules count slots; a person sees points).
+        refusals = {
+            swap(legal, 0, legal.index("l")): "flag (l) in G0: the flag goes in a headquarters (L1, L3)",
+            swap(legal, 0, legal.index("j")): "mine (j) in row 0, the front row: mines go in the last two rows",
+            swap(legal, 0, legal.index("k")): "bomb (k) in row 0: bombs may not start in the front row",
+            "b" + legal[1:]: "0 x a (marshal), the army has 1",
+            legal[:24]: "a lineup has 25 letters (or 30 with '.' in the camps), got 24",
+            "z" + legal[1:]: "'z' is not a piece letter a-l",
+            "".join(in_camp): "camp H1 holds 'a': camps start empty",
+        }
+        for text, rule in refusals.items():
+            assert check(text) is not None
+            assert person.offer_lineup(text) == f"lineup refused: {rule}", text
+            assert person.settling and not got  # refused: still waiting
+        assert person.offer_lineup(legal) is None
+        thread.join(10)
+        assert got == [legal]
+        # Nobody at the page: the seat waits as long as its game clock, then gives no lineup.
+        late = HumanAgent(watch, "late")
+        late.open(Board("2p"), 1, Rules("2p", ""), 300, 10_000)
+        t0 = time.monotonic()
+        with pytest.raises(AgentError, match="no lineup from the browser within 300 ms"):
+            late.lineup("", 10.0)
+        assert time.monotonic() - t0 < 5
+    finally:
+        watch.close()
+
+
+def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that_leaves_costs_only_time(tmp_path):
+    """The issue's command line (``--variant 4p --watch … human …``) end to end: the key printed, the
+    lineup and a move sent from the seat's stream, then the page gone: one line says so, its turns
+    time out on the same movetime as an engine's, it is out at its fifth, and the game is played out
+    and recorded whole."""
+    proc = subprocess.Popen(sanqi_command() + ["referee", "--variant", "4p", "--seed", "4", "--watch", "127.0.0.1:0",
+                                               "--movetime", "0.4", "--time", "60", "--record", str(tmp_path / "h.jsonl"),
+                                               "human", "random", "random", "random"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        watching = proc.stderr.readline()
+        played_at = proc.stderr.readline()
+        port = int(re.fullmatch(r"sanqi referee: watch the games at http://127\.0\.0\.1:(\d+)/\n", watching).group(1))
+        key = re.fullmatch(rf"sanqi referee: engine 1 \(human\) is played at http://127\.0\.0\.1:{port}/\?play=(\S+)\n",
+                           played_at).group(1)
+
+        def post(path: str, body: dict) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", path, body=json.dumps(dict(body, play=key)))
+            resp = conn.getresponse()
+            out = resp.status, resp.read().decode()
+            conn.close()
+            return out
+
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        stream.request("GET", f"/events?play={key}")
+        resp = stream.getresponse()
+        got = read_events(resp, lambda ms: any(m["kind"] == "setup" for m in ms))
+        lineup = got[-1]["proposals"][0]
+        assert got[-1]["seat"] == "S" and post("/lineup", {"lineup": lineup}) == (200, "ok")
+        got += read_events(resp, lambda ms: any(m["kind"] == "ask" for m in ms))
+        [start] = frames(got)
+        assert {start["cells"][i + 1] for i in range(0, len(start["cells"]), 2) if start["cells"][i] in "ENW"} == {"?"}
+        ask = next(m for m in got if m["kind"] == "ask")
+        move = "-".join(Board("4p").names[p] for p in ask["moves"][0])
+        assert post("/move", {"id": ask["id"], "move": move}) == (200, "ok")
+        resp.close()  # the person's browser goes away
+        stream.close()
+        err = proc.communicate(timeout=300)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert err.splitlines() == [(f"sanqi referee: the page playing seat S (human) lost its connection; the seat's turns "
+                                 f"time out until http://127.0.0.1:{port}/?play={key} is opened again")]
+    [lines] = read_games((tmp_path / "h.jsonl").read_text().splitlines())
+    assert replay(lines)[1] == [] and lines[-1]["type"] == "end"
+    assert lines[0]["players"]["S"] == "human" and lines[0]["movetime"] == 400
+    assert next(o["lineup"] for o in lines if o["type"] == "lineup" and o["seat"] == "S") == lineup
+    mine = [s for s in steps(lines) if s["seat"] == "S"]
+    assert (mine[0]["action"], mine[0]["move"]) == ("move", move)
+    assert [s["action"] for s in mine[1:]] == ["timeout"] * 5 and mine[-1]["events"] == ["pass S timeout", "out S passes"]
+
+
+def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_standard_library():
+    import ast
+    import pathlib
+    import sys
+
+    import junqi_protocol
+
+    ours = {"junqi_protocol", "engine_core", "ucci_engine", "gomoku_protocol"}
+    folder = pathlib.Path(junqi_protocol.__file__).parent
+    names = {"view", "view_page", "view_human", "record", "referee"}
+    for path in sorted(folder.glob("*.py")):
+        names.discard(path.stem)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # every import, those in functions too
+            found = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in found:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top in ours, f"{path.name} imports {name}"
+    assert not names  # the view's modules were among those read
+
+
+def test_a_dealt_lineup_is_the_only_one_a_person_is_offered():
+    import threading
+    import time
+
+    from junqi_protocol.game import Rules
+    from junqi_protocol.view_human import HumanAgent
+
+    dealt = "gcfcgibidkkdafehehigjljhj"
+    watch = Watch("127.0.0.1", 0)
+    try:
+        person = HumanAgent(watch, "k", 1)
+        person.open(Board("2p"), 1, Rules("2p", ""), 600_000, 10_000)
+        got: list[str] = []
+        thread = threading.Thread(target=lambda: got.append(person.lineup(dealt, 10.0)), daemon=True)
+        thread.start()
+        for _ in range(200):
+            if person.settling:
+                break
+            time.sleep(0.05)
+        setup = json.loads(watch.log[-1][0])
+        assert watch.log[-1][1] == "k"  # for the seat's page only
+        assert (setup["kind"], setup["seat"], setup["proposals"], setup["dealt"]) == ("setup", "N", [dealt], True)
+        assert setup["points"] == [30 + s for s in range(30) if s not in CAMP_SLOTS]
+        other = "abccddeeffggghhhiiijjkklj"
+        assert person.offer_lineup(other) == "lineup refused: this game deals your lineup (--lineups); it is played as dealt"
+        assert person.offer_lineup(dealt) is None
+        thread.join(10)
+        assert got == [dealt]
     finally:
         watch.close()

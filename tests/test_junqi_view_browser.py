@@ -1,6 +1,7 @@
 """The Junqi view in a real browser: headless Chromium (Debian's ``chromium``, or $JUNQI_CHROMIUM) driven by
 Playwright without Playwright's own browser downloads. Skipped, saying why, where either is missing."""
 
+import itertools
 import os
 import shutil
 import threading
@@ -10,7 +11,7 @@ import pytest
 from junqi_view_games import GatedGame, pieces_after, played, steps, write_record
 from junqi_protocol.record import read_games, replay
 from junqi_protocol.board import Board
-from junqi_protocol.view import Watch, record_games, write_html
+from junqi_protocol.view import Watch, record_games, seat_guesses, write_html
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -r tests/requirements.txt)")
 
@@ -76,6 +77,21 @@ def test_replay_page_shows_the_pieces_of_the_record_at_chosen_steps(page, tmp_pa
     assert page.evaluate("document.body.dataset.step") == str(last - 1)
     page.click("#first")
     assert on_board(page) == pieces_after(lines, 0)
+    page.click("#next")
+    assert on_board(page) == pieces_after(lines, 1)
+    page.click("#last")
+    assert on_board(page) == pieces_after(lines, last)
+    # The board as players know it: every camp a circle, every headquarters a rounded box, every
+    # railway segment a thick line (the 4p corner arcs curved), the other points stations or road points.
+    board = Board(variant)
+    drawn = page.evaluate("""(() => { const n = (s) => document.querySelectorAll(s).length;
+        return [n("#points .pt-c"), n("#points .pt-h"), n("#points .pt-s"), n("#lines path.rail"),
+                n("#lines path.rail[d*=Q]"), n("#lines line.road")]; })()""")
+    rails = {(min(a, b), max(a, b)) for line in board.lines for a, b in itertools.pairwise(line)}
+    roads = {(a, b) for a in range(board.size) for b in board.steps[a] if a < b} - rails
+    stations = sum(1 for p in range(board.size) if board.station[p] and not board.camp[p] and not board.hq[p])
+    assert drawn[:4] == [sum(board.camp), sum(board.hq), stations, len(rails)]
+    assert (drawn[4] > 0) == (variant == "4p") and drawn[5] == len(roads)
 
 
 def test_a_seat_sees_its_own_pieces_and_backs_for_the_rest(page, tmp_path):
@@ -125,6 +141,12 @@ def test_live_page_sees_moves_arrive_and_closing_it_leaves_the_game_whole(browse
         with open(tmp_path / "live.jsonl", encoding="utf-8") as fh:
             so_far = read_games(fh.readlines())[0]
         assert on_board(pg) == pieces_after(so_far, 5)
+        # A seat's view, live: its backs labelled with what it could infer, as the replay page does.
+        pg.keyboard.press("s")
+        board, guesses = Board("4p"), seat_guesses(so_far)["S"][5]
+        backs = pg.eval_on_selector_all("#pieces g.back", "gs => gs.map(g => [g.dataset.point, g.dataset.guess])")
+        assert sorted(backs) == sorted([board.names[p], guesses[2 * p]] for p in range(board.size) if guesses[2 * p] != ".")
+        pg.keyboard.press("o")
         context.close()  # the browser leaves in mid-game
         lines = game.finish()
         assert lines[-1]["type"] == "end" and replay(lines)[1] == []
@@ -183,14 +205,37 @@ def test_a_person_plays_a_seat_legal_moves_only_and_a_lineup_the_rules_accept(pa
         page.click(f"#pieces g[data-point={front}]")
         page.click("#ready")
         page.wait_for_function("document.getElementById('refusal').textContent !== ''")
-        assert "lineup refused: mine (j) in row 0" in page.inner_text("#refusal")
+        assert page.inner_text("#refusal") == "lineup refused: mine (j) in row 0, the front row: mines go in the last two rows"
         page.click(f"#pieces g[data-point={mine}]")
         page.click(f"#pieces g[data-point={front}]")
+        # A lineup typed by hand is drawn as typed and judged by the rules: the flag out of its headquarters.
+        legal = page.input_value("#lineuptext")
+        points = page.evaluate("junqiView.setup.points.map(p => junqiView.setup.board.names[p])")
+        assert on_board(page) == {(points[k], "S", legal[k]) for k in range(25)}
+        i = legal.index("l")
+        page.fill("#lineuptext", "l" + legal[1:i] + legal[0] + legal[i + 1:])
+        page.click("#uselineup")
+        assert page.get_attribute(f"#pieces g[data-point={points[0]}]", "data-kind") == "l"
+        page.click("#ready")
+        page.wait_for_function("document.getElementById('refusal').textContent.includes('flag')")
+        assert page.inner_text("#refusal") == f"lineup refused: flag (l) in {points[0]}: the flag goes in a headquarters (L1, L3)"
+        page.fill("#lineuptext", "abc")
+        page.click("#uselineup")
+        assert "a lineup is 25 letters a-l" in page.inner_text("#refusal")
+        page.fill("#lineuptext", legal.upper())
+        page.press("#lineuptext", "Enter")
+        assert on_board(page) == {(points[k], "S", legal[k]) for k in range(25)} and page.inner_text("#refusal") == ""
         page.click("#ready")
         page.wait_for_selector("#movectl:not([hidden])")  # S moves first
+        assert [o["lineup"] for o in game.record() if o["type"] == "lineup" and o["seat"] == "S"] == [legal]
         # The person sees its own pieces and N's as backs.
         seats = {(s, k == "?") for _, s, k in on_board(page)}
         assert seats == {("S", False), ("N", True)}
+        # Its inference is there when asked for (the check box), not shown unasked.
+        assert not page.is_checked("#guess") and page.eval_on_selector_all("#pieces g[data-guess]", "gs => gs.length") == 0
+        page.check("#guess")
+        assert page.eval_on_selector_all("#pieces g.back[data-guess]", "gs => gs.length") == 25
+        assert page.is_hidden("#views")
         # An illegal move is refused with the rule's reason, and nothing is played.
         page.fill("#movetext", "G0-A0")
         page.click("#sendmove")
