@@ -21,7 +21,7 @@ from typing import Callable, Optional
 from engine_core.timeman import per_move
 from junqi_protocol.beliefs import Beliefs, Deployments, kinds_of
 from junqi_protocol.board import HOME, Board
-from junqi_protocol.game import Event, Position, Rules
+from junqi_protocol.game import Event, Pieces, Rules
 from junqi_protocol.lineups import habits, strong_lineup
 from junqi_protocol.rules import (BOMB, BOTH, COUNTS, EAT, MOVE, ENGINEER, FLAG, GENERAL, KILLED, LINEUP_SLOTS, MINE, RESULTS,
                                   check_lineup, combat, lineup_text, parse_lineup, targets)
@@ -109,7 +109,7 @@ class Engine:
         self.board: Board = Board("2p")
         self.rules: Rules = Rules("2p")
         self.seat: int = 0
-        self.pos: Position = Position(self.board)
+        self.pos: Pieces = Pieces(self.board)
         self.beliefs: Beliefs = Beliefs(self.board, 0)
         self.alive: list[bool] = [True, True]
         self.quiet: int = 0
@@ -169,7 +169,7 @@ class Engine:
 
     def begin(self, visible: dict[int, str]) -> None:
         """Set up the board: our lineup, every other home full of unknown pieces (or those shown to us)."""
-        self.pos = Position(self.board)
+        self.pos = Pieces(self.board)
         for s in range(self.board.seats):
             if s == self.seat:
                 self.pos.place(s, parse_lineup(self.my_lineup))

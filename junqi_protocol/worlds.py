@@ -29,7 +29,7 @@ from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from junqi_protocol.beliefs import Deployments
 from junqi_protocol.board import Board
-from junqi_protocol.game import Position, Rules
+from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.position import JunqiPosition, zobrist_keys
 from junqi_protocol.rules import FLAG, combat
 
@@ -49,7 +49,7 @@ Chance = list[tuple[float, list[tuple[float, int]]]]
 GOLDEN = 0.6180339887498949  # spreads the worlds' draws of a kind evenly over its probabilities
 
 
-def chances(view: Position, deployments: Deployments, frm: int, to: int) -> Chance:
+def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
     """The outcomes of our piece on ``frm`` attacking the hidden piece on ``to``, by the beliefs'
     kind probabilities: per result (EAT, KILLED, BOTH) its probability and the kinds that give it
     with their probabilities within it. Empty when the defender is known, may be the flag (its
@@ -242,11 +242,11 @@ class Planner:
             self.pool.close()
             self.pool = None
 
-    def spec(self, view: Position, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> Spec:
+    def spec(self, view: Pieces, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> Spec:
         kind = [view.kind[p] if view.kind[p] >= 0 or view.owner[p] < 0 else sample[view.tag[p]] for p in range(view.board.size)]
         return view.board.variant, list(view.owner), kind, list(alive), turn, quiet, rules.nocapture, rules.nocapture_loses
 
-    def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
+    def choose(self, view: Pieces, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
                budget_ms: int, rng: random.Random, begun: float = 0.0) -> Optional[tuple[int, int]]:
         """The move to play, thinking ``budget_ms`` from ``begun`` (a ``time.perf_counter()`` time, by
         default now) and not past it: even the first world's static pass, the one answer there must
