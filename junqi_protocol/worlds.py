@@ -30,7 +30,7 @@ from engine_core.tt import TransTable
 from junqi_protocol.beliefs import Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.game import Pieces, Rules
-from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import FLAG, combat
 
 WORLDS = 6  # worlds every pass searches
@@ -106,9 +106,9 @@ class Scorer:
         self.boards: dict[str, Board] = {}
         self.nodes: int = 0
         self.move: int = -1  # the move the worlds below belong to
-        self.worlds: dict[int, JunqiPosition] = {}
+        self.worlds: dict[int, Position] = {}
 
-    def world(self, move: int, w: int, spec: Spec) -> JunqiPosition:
+    def world(self, move: int, w: int, spec: Spec) -> Position:
         """World ``w`` of ``move``, built once: its path tables cost a few searches of the board."""
         if move != self.move:
             self.move, self.worlds = move, {}
@@ -117,7 +117,7 @@ class Scorer:
             pos = self.worlds[w] = self.position(spec)
         return pos
 
-    def position(self, spec: Spec) -> JunqiPosition:
+    def position(self, spec: Spec) -> Position:
         variant, owner, kind, alive, turn, quiet, nocapture, loses = spec
         board = self.boards.get(variant)
         if board is None:
@@ -125,7 +125,7 @@ class Scorer:
         keys = self.keys.get(variant)
         if keys is None:
             keys = self.keys[variant] = zobrist_keys(board)
-        return JunqiPosition(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
+        return Position(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
 
     def __call__(self, task: Any) -> tuple[list[tuple[int, list[float]]], int]:
         """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline)``."""
@@ -151,7 +151,7 @@ class Scorer:
             took = time.perf_counter() - began
         return done, []
 
-    def score(self, pos: JunqiPosition, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
+    def score(self, pos: Position, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
               w: int = 0) -> list[float]:
         """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
         when time ran out: the static pass stops at ``deadline``, a deeper one before a move's search
@@ -180,7 +180,7 @@ class Scorer:
             out.append(value)
         return out
 
-    def value(self, pos: JunqiPosition, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
+    def value(self, pos: Position, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
         """One root move's value in one world; None when its search was stopped by the deadline."""
         pos.make(pos.move_of(frm, to))
         ruled = pos.rule_score(1)
@@ -201,7 +201,7 @@ class Scorer:
         pos.unmake()
         return value
 
-    def static(self, pos: JunqiPosition) -> int:
+    def static(self, pos: Position) -> int:
         """The side to move's static score, after it takes a flag it can take at once (the first
         pass sees no replies, and a flag beside an enemy piece is lost)."""
         m = pos.flag_capture()
