@@ -8,8 +8,8 @@ Modules in reading order:
 * the search: ``position`` (one sampled world for the core's search), ``evaluate`` and ``paths``
   (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the move that does
   best over the sampled worlds, on one or more processes);
-* the front object: ``players`` (``search``, and the yardsticks ``events`` and ``random``: state,
-  time and choices), ``journal`` (what rebuilds it after a failed command);
+* the front object: ``engine`` (``Engine``: ``search``, and the yardsticks ``events`` and
+  ``random``: state, time and choices), ``journal`` (what rebuilds it after a failed command);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
 * the referee and its tools: ``hosts`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, full_game
 from junqi_protocol.hosts import LocalAgent
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
-from junqi_protocol.players import Engine
 from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import Scorer

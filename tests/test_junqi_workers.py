@@ -9,8 +9,8 @@ import time
 import pytest
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules
-from junqi_protocol.players import Engine
 from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import BOMB, BOTH, COMBAT, EAT, FLAG, KILLED, MINE, PLATOON, REGIMENT, combat
 from junqi_protocol.worlds import Scorer, chances

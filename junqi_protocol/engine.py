@@ -1,4 +1,5 @@
-"""Our players: ``search`` (the default), and ``random`` and ``events``, kept as yardsticks.
+"""The front object, :class:`Engine`: our players ``search`` (the default), and ``random`` and
+``events``, kept as yardsticks.
 
 A player learns the game only through the referee's events, exactly as an engine over a pipe does;
 the protocol front ends (``protocol.py``, ``ccgc.py``) and the referee's in-process seats all drive
