@@ -14,8 +14,8 @@ import threading
 
 from conftest import Session
 from junqi_protocol.board import Board
-from junqi_protocol.engine import random_lineup
 from junqi_protocol.game import Event, Game, Pieces, Rules, parse_event, report_problem
+from junqi_protocol.lineups import random_lineup
 from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MARSHAL, MOVE, parse_lineup
 
 LINES = int(os.environ.get("SANQI_FUZZ_LINES", "2000"))
