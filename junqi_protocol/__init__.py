@@ -3,13 +3,15 @@
 Modules in reading order:
 
 * the game: ``board`` (the board as a graph), ``rules`` (pieces, combat, deployment, moves),
-  ``game`` (a game's state and how it ends), ``lineups`` (deployments in strong players' style);
+  ``game`` (``Pieces``, the pieces as the referee or one player knows them, and ``Game``: turns
+  and how a game ends), ``lineups`` (deployments in strong players' style, and the yardsticks');
 * what a player cannot see: ``beliefs`` (the kinds a hidden piece may be, and sampled deployments);
-* the search: ``position`` (one sampled world for the core's search), ``evaluate`` and ``paths``
-  (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the move that does
-  best over the sampled worlds, on one or more processes);
-* the front object: ``players`` (``search``, and the yardsticks ``events`` and ``random``: state,
-  time and choices), ``journal`` (what rebuilds it after a failed command);
+* the search: ``position`` (``Position``, one sampled world for the core's search), ``evaluate``
+  and ``paths`` (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the
+  move that does best over the sampled worlds, on one or more processes);
+* the front object: ``engine`` (``Engine``: one player's state, time and choice of move by its
+  style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules),
+  ``journal`` (what rebuilds it after a failed command);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
 * the referee and its tools: ``hosts`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game

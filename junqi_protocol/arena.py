@@ -21,9 +21,9 @@ from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_float
 from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
+from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import Agent
-from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import Referee, make_agent, split_spec
 from junqi_protocol.rules import check_lineup

@@ -1,6 +1,6 @@
 """What one player can infer about pieces it cannot see.
 
-Every piece is tracked by its starting point (``Position.tag``) with a 12-bit mask of the kinds it
+Every piece is tracked by its starting point (``Pieces.tag``) with a 12-bit mask of the kinds it
 may still be. Unary facts narrow a mask:
 
 * the deployment rules (no mine before row 4, no bomb in row 0, the flag only in a headquarters);
@@ -30,7 +30,7 @@ import time
 from typing import Callable, Final, Optional
 
 from junqi_protocol.board import HOME, Board
-from junqi_protocol.game import Position
+from junqi_protocol.game import Pieces
 from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, KILLED, MARSHAL, MINE, BOMB, MOVE, combat, needs_engineer
 
 ALL = (1 << 12) - 1
@@ -265,7 +265,7 @@ def _weigh_by_fight(row: list[float], other: int, fits: Callable[[int, int], boo
             row[k] *= max(sum(COUNTS[d] for d in kinds_of(other) if fits(k, d)) / total, 1e-6)
 
 
-def _free(board: Board, pos: Position, p: int) -> bool:
+def _free(board: Board, pos: Pieces, p: int) -> bool:
     """Whether the piece on ``p`` has somewhere to step, whatever its kind: a piece boxed in by
     its own side cannot show what it is by waiting."""
     if board.hq[p]:
@@ -348,7 +348,7 @@ class Beliefs:
         self.waited: list[int] = [0] * board.size
         self.model: Optional[Behaviour] = BEHAVIOUR[board.variant]
 
-    def start(self, pos: Position) -> None:
+    def start(self, pos: Pieces) -> None:
         b = self.board
         for p in range(b.size):
             if pos.owner[p] < 0:
@@ -359,14 +359,14 @@ class Beliefs:
             self.hidden[p] = True
             self.mask[p] = start_mask(b, p)
 
-    def of(self, pos: Position, p: int) -> int:
+    def of(self, pos: Pieces, p: int) -> int:
         return self.mask[pos.tag[p]] if pos.tag[p] >= 0 else 0
 
     def _restrict(self, tag: int, mask: int) -> None:
         self.facts.append((tag, mask))
         self.mask[tag] &= mask
 
-    def before_move(self, pos: Position, frm: int, to: int, result: int) -> None:
+    def before_move(self, pos: Pieces, frm: int, to: int, result: int) -> None:
         """Learn from a move about to be applied to ``pos``."""
         self.settle(pos)
         ta = pos.tag[frm]
@@ -390,7 +390,7 @@ class Beliefs:
             self._died(pos.owner[to], d)
             self.pending.append((td, (1 << MARSHAL) | (1 << FLAG)))
 
-    def _count(self, pos: Position, frm: int, to: int, result: int) -> None:
+    def _count(self, pos: Pieces, frm: int, to: int, result: int) -> None:
         for t in self.tags(pos.owner[frm]):
             if not self.moved[t] and pos.tag[t] == t and _free(self.board, pos, t):
                 self.waited[t] += 1
@@ -471,7 +471,7 @@ class Beliefs:
             out += [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.waited[t] for t in tags]
         return out
 
-    def settle(self, pos: Position) -> None:
+    def settle(self, pos: Pieces) -> None:
         """Close the last move: a death not announced as a 司令 (or a flag) was none."""
         for tag, never in self.pending:
             if self.mask[tag] & ~never:
@@ -492,7 +492,7 @@ class Beliefs:
         """How many of each kind ``seat`` probably still has (never below a trace, for weighting)."""
         return [max(0.05, COUNTS[k] - self.lost[seat][k]) for k in range(KINDS)]
 
-    def marshal_died(self, pos: Position, seat: int, square: int) -> None:
+    def marshal_died(self, pos: Pieces, seat: int, square: int) -> None:
         """A 司令 of ``seat`` died (it is already off ``pos``); its flag stands on ``square``."""
         for i, (tag, never) in enumerate(self.pending):
             if self.board.seat_of[tag] == seat and self.mask[tag] & (1 << MARSHAL):
@@ -516,7 +516,7 @@ class Beliefs:
                 self._restrict(tag, 1 << FLAG)
                 self.pending[i] = (tag, 0)
 
-    def armies(self, pos: Position) -> list[int]:
+    def armies(self, pos: Pieces) -> list[int]:
         """Seats still in play that hide pieces from us."""
         on = [False] * self.board.seats
         for p in range(self.board.size):
@@ -528,7 +528,7 @@ class Beliefs:
         """The starting points of ``seat``'s 25 pieces."""
         return [p for p in range(seat * HOME, seat * HOME + HOME) if not self.board.camp[p]]
 
-    def _joint(self, pos: Position) -> None:
+    def _joint(self, pos: Pieces) -> None:
         if not self.joint:
             self.apply_counts(pos)
             return
@@ -560,7 +560,7 @@ class Beliefs:
         got = feasible_masks([masks[t] for t in tags], list(COUNTS))
         return got if got is not None else [masks[t] for t in tags]
 
-    def apply_counts(self, pos: Position) -> None:
+    def apply_counts(self, pos: Pieces) -> None:
         """The per-kind strike: a fully accounted-for kind leaves the other pieces of its owner.
 
         Only deaths of pinned-down pieces are counted, so the count of a kind still alive can only
@@ -651,7 +651,7 @@ class Deployments:
                 return False
         return True
 
-    def refresh(self, pos: Position, tries: int = 4, until: float = 0.0) -> None:
+    def refresh(self, pos: Pieces, tries: int = 4, until: float = 0.0) -> None:
         """Drop the samples events have ruled out and draw new ones up to :attr:`count`; with
         ``until`` (a ``time.perf_counter()`` time), stop drawing then once there is one sample.
         The last tries ignore the fights between hidden pieces, whose joint outcomes can make

@@ -28,10 +28,10 @@ from typing import Any, Optional
 
 from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, balance, kinds_of, start_mask
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import LocalAgent
 from junqi_protocol.lineups import deals, habits
-from junqi_protocol.players import Engine
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
 from junqi_protocol.replays import follow, true_kinds

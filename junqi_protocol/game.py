@@ -1,6 +1,6 @@
 """Game state: who stands where, whose turn it is, who is out, and how the game ends.
 
-:class:`Position` is shared by the referee (every kind known) and by a player's view (only its own
+:class:`Pieces` is shared by the referee (every kind known) and by a player's view (only its own
 kinds, -1 for the rest); both follow a game by the announced move results alone.
 :class:`Game` adds turns, passes, eliminations, the no-capture limit and the outcome.
 
@@ -93,8 +93,10 @@ def team_name(board: Board, team: int) -> str:
     return "".join(board.letters[s] for s in range(board.seats) if board.team(s) == team)
 
 
-class Position:
-    """Occupancy (``owner``), kinds (-1 unknown) and each piece's starting point (``tag``)."""
+class Pieces:
+    """The pieces on the board as one side knows them: occupancy (``owner``), kinds (-1 unknown) and
+    each piece's starting point (``tag``). Not the search's position (that is
+    :class:`junqi_protocol.position.Position`, one sampled world with every kind fixed)."""
 
     def __init__(self, board: Board) -> None:
         self.board: Board = board
@@ -165,7 +167,7 @@ class Game:
     def __init__(self, board: Board, rules: Rules) -> None:
         self.board: Board = board
         self.rules: Rules = rules
-        self.pos: Position = Position(board)
+        self.pos: Pieces = Pieces(board)
         self.alive: list[bool] = [True] * board.seats
         self.passes: list[int] = [0] * board.seats
         self.turn: int = 0
@@ -308,7 +310,7 @@ def full_game(variant: str, lineups: list[str], rules_text: str = "") -> Game:
 MOVERS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, BOMB)
 
 
-def report_problem(pos: Position, alive: list[bool], ev: Event) -> Optional[str]:
+def report_problem(pos: Pieces, alive: list[bool], ev: Event) -> Optional[str]:
     """Why an announced event cannot be true on ``pos`` (kinds -1 where unknown), or None.
 
     >>> g = full_game("2p", ["abccddeeffggghhhiiijjkklj"] * 2)
@@ -337,7 +339,7 @@ def report_problem(pos: Position, alive: list[bool], ev: Event) -> Optional[str]
     return None
 
 
-def _move_problem(pos: Position, ev: Event) -> Optional[str]:
+def _move_problem(pos: Pieces, ev: Event) -> Optional[str]:
     b = pos.board
     frm, to = ev.frm, ev.to
     who = b.letters[ev.seat]
@@ -366,7 +368,7 @@ def _move_problem(pos: Position, ev: Event) -> Optional[str]:
     return None
 
 
-def _marshal_problem(pos: Position, ev: Event) -> Optional[str]:
+def _marshal_problem(pos: Pieces, ev: Event) -> Optional[str]:
     b = pos.board
     who = b.letters[ev.seat]
     if ev.frm >= 0 and not (b.hq[ev.frm] and b.seat_of[ev.frm] == ev.seat):

@@ -8,8 +8,8 @@ from typing import Optional
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.seat import EngineSeat
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.players import Engine
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
 
 CCGC_RESULT = {KILLED: 0, EAT: 1, BOTH: 2, MOVE: 3}

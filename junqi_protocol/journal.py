@@ -15,8 +15,8 @@ journal, so the state is the one before the command and the session goes on.
 from typing import Callable, Optional
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.players import Engine
 
 
 class Journal:

@@ -1,4 +1,5 @@
-"""Deployments in the style of strong players, seeded and varied, and files of fixed deals.
+"""Deployments in the style of strong players, seeded and varied; the yardsticks' (``events``'
+fixed one, ``random``'s shuffled ones); and files of fixed deals.
 
 What strong players do, as rules with random choices inside them: the flag in a headquarters
 behind mines (two or three of the points around it), the last mine elsewhere in the back rows or
@@ -26,10 +27,11 @@ from typing import Optional
 
 from junqi_protocol.beliefs import start_mask
 from junqi_protocol.board import CAMP_SLOTS, HOME, Board
-from junqi_protocol.rules import (BOMB, COUNTS, ENGINEER, FLAG, GENERAL, MARSHAL, MINE, check_lineup, lineup_text,
-                                  parse_lineup)
+from junqi_protocol.rules import (BOMB, COUNTS, ENGINEER, FLAG, GENERAL, LINEUP_SLOTS, MARSHAL, MINE, check_lineup,
+                                  lineup_text, parse_lineup)
 
 HQ: dict[int, tuple[int, ...]] = {26: (25, 27, 21), 28: (27, 29, 23)}  # each headquarters and the points around it
+EVENTS_LINEUP = "gcfcgi.b.idk.kda.f.ehehigjljhj"
 
 
 def _slots(rows: range) -> list[int]:
@@ -70,6 +72,33 @@ def strong_lineup(rng: random.Random) -> str:
     text = lineup_text(kinds)
     assert check_lineup(text) is None, text
     return text
+
+
+def random_lineup(rng: random.Random) -> str:
+    """A uniformly shuffled army that obeys the deployment rules."""
+    kinds = [-1] * HOME
+    free = list(LINEUP_SLOTS)
+    flag = rng.choice((26, 28))
+    kinds[flag] = FLAG
+    free.remove(flag)
+    for kind, first in ((MINE, 20), (BOMB, 5)):
+        for _ in range(COUNTS[kind]):
+            s = rng.choice([s for s in free if s >= first])
+            kinds[s] = kind
+            free.remove(s)
+    rest = [k for k in range(12) for _ in range(COUNTS[k]) if k not in (FLAG, MINE, BOMB)]
+    rng.shuffle(rest)
+    for s, k in zip(free, rest):
+        kinds[s] = k
+    return lineup_text(kinds)
+
+
+def events_lineup(rng: random.Random) -> str:
+    """The events player's fixed deployment (flag behind three mines), mirrored at random."""
+    rows = [EVENTS_LINEUP[r * 5:r * 5 + 5] for r in range(6)]
+    if rng.random() < 0.5:
+        rows = [row[::-1] for row in rows]
+    return "".join(rows).replace(".", "")
 
 
 _HABITS: list[list[float]] = []

@@ -16,7 +16,7 @@ the side that will be to move at the limit to attack. Moves are ``from * size + 
 ...     for slot, k in enumerate(parse_lineup("abccddeeffggghhhiiijjkklj")):
 ...         if k >= 0:
 ...             owner[seat * 30 + slot], kind[seat * 30 + slot] = seat, k
->>> pos = JunqiPosition(b, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(b))
+>>> pos = Position(b, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(b))
 >>> m = pos.move_of(b.point("G0"), b.point("F0"))
 >>> pos.make(m), pos.turn, pos.evaluate() == -pos.score_for(0)
 (True, 1, True)
@@ -43,7 +43,7 @@ def zobrist_keys(board: Board, seed: int = 1) -> list[int]:
     return [rng.getrandbits(62) for _ in range(board.size * 48 + 4)]
 
 
-class JunqiPosition(SearchPosition):
+class Position(SearchPosition):
     def __init__(self, board: Board, owner: list[int], kind: list[int], alive: list[bool], turn: int, quiet: int,
                  nocapture: int, nocapture_loses: bool, keys: list[int]) -> None:
         self.board: Board = board

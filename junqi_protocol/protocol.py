@@ -1,5 +1,5 @@
 """Our Junqi line protocol, engine side (docs/junqi-protocol.md): parses and prints only; the
-thinking is :class:`junqi_protocol.players.Engine`.
+thinking is :class:`junqi_protocol.engine.Engine`.
 
 Every command is checked against what we know before it changes anything; a line we cannot use,
 or a report that contradicts our board, is answered ``error …`` naming the problem and changes
@@ -13,12 +13,26 @@ from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.loop import Channel, answer
 from junqi_protocol.board import Board
+from junqi_protocol.engine import MAX_THREADS, STYLES, Engine
 from junqi_protocol.game import Event, Rules, parse_event, report_problem
 from junqi_protocol.journal import Journal
-from junqi_protocol.players import MAX_THREADS, STYLES, Engine, go_clock
 from junqi_protocol.rules import check_lineup, short_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
+
+
+def go_clock(words: list[str]) -> tuple[int, int]:
+    """``time`` and ``movetime`` (ms, 0 when absent) from the words after ``go``; a value that is not
+    a number is left out rather than refused, since the referee wants a move all the same.
+
+    >>> go_clock("time 60000 movetime 300".split()), go_clock(["movetime", "x"])
+    ((60000, 300), (0, 0))
+    """
+    got = {"time": 0, "movetime": 0}
+    for name, value in zip(words[::2], words[1::2]):
+        if name in got and value.isascii() and value.isdigit():  # "²".isdigit(), yet int() refuses it
+            got[name] = int(value)
+    return got["time"], got["movetime"]
 
 
 def new_engine() -> Engine:

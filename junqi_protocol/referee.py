@@ -27,10 +27,10 @@ from engine_core.ends import End
 from engine_core.args import (ArgParser, UsageError, guarded, natural_int, positive_float, positive_int, program,
                               readable_file, writable_file)
 from junqi_protocol.board import Board
+from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.hosts import ABORTED, Agent, AgentError, CcgcAgent, LineAgent, LocalAgent
 from junqi_protocol.lineups import read_deals
-from junqi_protocol.players import STYLES
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.view import Watch, start_watch, watch_address, write_html

@@ -9,8 +9,8 @@ from typing import Any, Iterator, Optional
 
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
-from junqi_protocol.players import Engine
 from junqi_protocol.rules import parse_lineup
 
 

@@ -29,9 +29,9 @@ from urllib.parse import parse_qs
 
 from engine_core.args import UsageError
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Replayer, read_games
-from junqi_protocol.players import Engine
 from junqi_protocol.replays import follow
 from junqi_protocol.rules import FLAG, LETTERS
 from junqi_protocol.view_page import PAGE

@@ -29,8 +29,8 @@ from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from junqi_protocol.beliefs import Deployments
 from junqi_protocol.board import Board
-from junqi_protocol.game import Position, Rules
-from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.game import Pieces, Rules
+from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import FLAG, combat
 
 WORLDS = 6  # worlds every pass searches
@@ -49,7 +49,7 @@ Chance = list[tuple[float, list[tuple[float, int]]]]
 GOLDEN = 0.6180339887498949  # spreads the worlds' draws of a kind evenly over its probabilities
 
 
-def chances(view: Position, deployments: Deployments, frm: int, to: int) -> Chance:
+def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
     """The outcomes of our piece on ``frm`` attacking the hidden piece on ``to``, by the beliefs'
     kind probabilities: per result (EAT, KILLED, BOTH) its probability and the kinds that give it
     with their probabilities within it. Empty when the defender is known, may be the flag (its
@@ -106,9 +106,9 @@ class Scorer:
         self.boards: dict[str, Board] = {}
         self.nodes: int = 0
         self.move: int = -1  # the move the worlds below belong to
-        self.worlds: dict[int, JunqiPosition] = {}
+        self.worlds: dict[int, Position] = {}
 
-    def world(self, move: int, w: int, spec: Spec) -> JunqiPosition:
+    def world(self, move: int, w: int, spec: Spec) -> Position:
         """World ``w`` of ``move``, built once: its path tables cost a few searches of the board."""
         if move != self.move:
             self.move, self.worlds = move, {}
@@ -117,7 +117,7 @@ class Scorer:
             pos = self.worlds[w] = self.position(spec)
         return pos
 
-    def position(self, spec: Spec) -> JunqiPosition:
+    def position(self, spec: Spec) -> Position:
         variant, owner, kind, alive, turn, quiet, nocapture, loses = spec
         board = self.boards.get(variant)
         if board is None:
@@ -125,7 +125,7 @@ class Scorer:
         keys = self.keys.get(variant)
         if keys is None:
             keys = self.keys[variant] = zobrist_keys(board)
-        return JunqiPosition(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
+        return Position(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
 
     def __call__(self, task: Any) -> tuple[list[tuple[int, list[float]]], int]:
         """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline)``."""
@@ -151,7 +151,7 @@ class Scorer:
             took = time.perf_counter() - began
         return done, []
 
-    def score(self, pos: JunqiPosition, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
+    def score(self, pos: Position, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
               w: int = 0) -> list[float]:
         """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
         when time ran out: the static pass stops at ``deadline``, a deeper one before a move's search
@@ -180,7 +180,7 @@ class Scorer:
             out.append(value)
         return out
 
-    def value(self, pos: JunqiPosition, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
+    def value(self, pos: Position, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
         """One root move's value in one world; None when its search was stopped by the deadline."""
         pos.make(pos.move_of(frm, to))
         ruled = pos.rule_score(1)
@@ -201,7 +201,7 @@ class Scorer:
         pos.unmake()
         return value
 
-    def static(self, pos: JunqiPosition) -> int:
+    def static(self, pos: Position) -> int:
         """The side to move's static score, after it takes a flag it can take at once (the first
         pass sees no replies, and a flag beside an enemy piece is lost)."""
         m = pos.flag_capture()
@@ -242,11 +242,11 @@ class Planner:
             self.pool.close()
             self.pool = None
 
-    def spec(self, view: Position, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> Spec:
+    def spec(self, view: Pieces, sample: list[int], alive: list[bool], turn: int, quiet: int, rules: Rules) -> Spec:
         kind = [view.kind[p] if view.kind[p] >= 0 or view.owner[p] < 0 else sample[view.tag[p]] for p in range(view.board.size)]
         return view.board.variant, list(view.owner), kind, list(alive), turn, quiet, rules.nocapture, rules.nocapture_loses
 
-    def choose(self, view: Position, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
+    def choose(self, view: Pieces, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
                budget_ms: int, rng: random.Random, begun: float = 0.0) -> Optional[tuple[int, int]]:
         """The move to play, thinking ``budget_ms`` from ``begun`` (a ``time.perf_counter()`` time, by
         default now) and not past it: even the first world's static pass, the one answer there must

@@ -34,8 +34,8 @@ import sys
 import time
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
-from junqi_protocol.players import Engine
 
 ASKED = 3
 LATE = float(os.environ.get("JUNQI_BROKEN_LATE", "4.5"))

@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA
 from junqi_protocol.beliefs import BEHAVIOUR, Beliefs, Deployments, feasible_masks, match, sample_army
 from junqi_protocol.board import Board
-from junqi_protocol.game import Position
+from junqi_protocol.game import Pieces
 from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.rules import COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
@@ -43,7 +43,7 @@ def test_true_kind_always_possible_and_likely(name):
 def opening():
     """A two-player start seen from S: N's whole army hidden."""
     board = Board("2p")
-    pos = Position(board)
+    pos = Pieces(board)
     pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
     pos.place(1, None)
     beliefs = Beliefs(board, 0)
@@ -54,7 +54,7 @@ def opening():
 def four_player_opening():
     """A four-player start seen from S: the three other armies hidden."""
     board = Board("4p")
-    pos = Position(board)
+    pos = Pieces(board)
     pos.place(0, parse_lineup("abccddeeffggghhhiiijjkklj"))
     for seat in (1, 2, 3):
         pos.place(seat, None)

@@ -3,14 +3,14 @@
 import pytest
 
 from junqi_protocol.board import Board
-from junqi_protocol.game import Position
+from junqi_protocol.game import Pieces
 from junqi_protocol.rules import BOMB, ENGINEER, FLAG, GENERAL, MINE, PLATOON, targets
 
 
-def position(variant: str, pieces: dict[str, tuple[str, int]]) -> tuple[Board, Position]:
+def position(variant: str, pieces: dict[str, tuple[str, int]]) -> tuple[Board, Pieces]:
     """A board holding only ``pieces``: point name → (seat letter, kind)."""
     board = Board(variant)
-    pos = Position(board)
+    pos = Pieces(board)
     for name, (seat, kind) in pieces.items():
         p = board.point(name)
         pos.owner[p] = board.letters.index(seat)

@@ -4,7 +4,7 @@ are, an unshown flag half as much, and a marshal is worth what its death would s
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import ATTACK, HIDDEN, VALUE, square_tables
 from junqi_protocol.paths import distances
-from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import BOMB, FLAG, GENERAL, MARSHAL
 
 
@@ -31,7 +31,7 @@ def test_an_unshown_flag_gives_its_attackers_a_fraction_of_the_bonus():
 def test_losing_the_marshal_costs_its_material_and_what_showing_the_flag_gives_the_enemy():
     board, owner, kind = _board_with([("A1", 1, FLAG), ("K0", 0, GENERAL), ("C2", 1, MARSHAL), ("D2", 0, BOMB),
                                       ("L1", 0, FLAG), ("L3", 0, MARSHAL)])
-    pos = JunqiPosition(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+    pos = Position(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
     reveal = pos.tables.reveal[1]
     marshal_place = pos.tables.path[1][0][board.point("C2")]
     assert reveal > 0

@@ -14,8 +14,8 @@ import threading
 
 from conftest import Session
 from junqi_protocol.board import Board
-from junqi_protocol.game import Event, Game, Position, Rules, parse_event, report_problem
-from junqi_protocol.players import random_lineup
+from junqi_protocol.game import Event, Game, Pieces, Rules, parse_event, report_problem
+from junqi_protocol.lineups import random_lineup
 from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MARSHAL, MOVE, parse_lineup
 
 LINES = int(os.environ.get("SANQI_FUZZ_LINES", "2000"))
@@ -53,7 +53,7 @@ class View:
     """What one player knows: its own kinds, the others' pieces as unknown, who is still playing."""
 
     def __init__(self, board: Board, seat: int, lineups: list[str]) -> None:
-        self.pos = Position(board)
+        self.pos = Pieces(board)
         for s, text in enumerate(lineups):
             self.pos.place(s, parse_lineup(text) if s == seat else None)
         self.alive = [True] * board.seats

@@ -211,7 +211,7 @@ class Lines:
 
 
 def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatch):
-    from junqi_protocol.players import Engine
+    from junqi_protocol.engine import Engine
 
     proto = JunqiProtocol()
     setup = ["junqi", "setoption name player value random", "newgame 2p S", f"lineup {LINEUP}", "start",
@@ -274,7 +274,7 @@ def test_ccgc_unusable_or_missing_result_keeps_the_board_in_step(session_factory
 
 
 def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypatch):
-    from junqi_protocol.players import Engine
+    from junqi_protocol.engine import Engine
 
     proto = CcgcProtocol()
     chan = Lines(["INFO 1.0", "START 0 1800 31", "GO 0000 3 00"])

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, full_game
 from junqi_protocol.hosts import LocalAgent
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
-from junqi_protocol.players import Engine
-from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import Scorer
 from junqi_protocol.referee import Referee
@@ -26,7 +26,7 @@ def test_position_moves_and_results_match_the_referee(variant):
     for game_no in range(3):
         game = full_game(variant, deals(1, board.seats, game_no)[0], "nocapture=500 passes=500")
         game.start()
-        pos = JunqiPosition(board, game.pos.owner, game.pos.kind, game.alive, game.turn, 0, 500, False, zobrist_keys(board))
+        pos = Position(board, game.pos.owner, game.pos.kind, game.alive, game.turn, 0, 500, False, zobrist_keys(board))
         for _ in range(150):
             if game.over:
                 break
@@ -98,7 +98,7 @@ def test_the_side_the_quiet_limit_will_catch_is_pressed_to_attack():
     game.start()
 
     def score(quiet):
-        pos = JunqiPosition(board, game.pos.owner, game.pos.kind, game.alive, 0, quiet, 31, True, zobrist_keys(board))
+        pos = Position(board, game.pos.owner, game.pos.kind, game.alive, 0, quiet, 31, True, zobrist_keys(board))
         return pos.evaluate()
 
     assert score(29) < score(5) < score(30)  # at 29, S will be to move at 31 quiet moves; at 30, N will
@@ -111,7 +111,7 @@ def test_the_first_pass_sees_a_flag_that_falls_next_move():
     owner, kind = [-1] * board.size, [-1] * board.size
     for name, seat, k in [("L1", 0, FLAG), ("H2", 0, 0), ("K0", 0, 6), ("A1", 1, FLAG), ("L0", 1, ENGINEER), ("G2", 1, GENERAL)]:
         owner[board.point(name)], kind[board.point(name)] = seat, k
-    pos = JunqiPosition(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+    pos = Position(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
     roots = [(m // board.size, m % board.size) for m in pos.moves()]
     values = Scorer().score(pos, roots, [[]] * len(roots), 1, float("inf"), float("inf"))
     best = roots[values.index(max(values))]

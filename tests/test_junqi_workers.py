@@ -9,9 +9,9 @@ import time
 import pytest
 
 from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules
-from junqi_protocol.players import Engine
-from junqi_protocol.position import JunqiPosition, zobrist_keys
+from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import BOMB, BOTH, COMBAT, EAT, FLAG, KILLED, MINE, PLATOON, REGIMENT, combat
 from junqi_protocol.worlds import Scorer, chances
 
@@ -99,7 +99,7 @@ def test_threads_option(session_factory):
     assert s.close() == 0
 
 
-def _duel(defender: int) -> JunqiPosition:
+def _duel(defender: int) -> Position:
     """Two players: our regiment on G2 faces a piece of N's on F2; N's flag is far away on A1, and
     its platoon on C0 can move whatever happens on F2."""
     board = Board("2p")
@@ -107,7 +107,7 @@ def _duel(defender: int) -> JunqiPosition:
     for name, seat, k in [("L1", 0, FLAG), ("G2", 0, REGIMENT), ("K3", 0, MINE), ("A1", 1, FLAG), ("F2", 1, defender),
                           ("B3", 1, MINE), ("C0", 1, PLATOON)]:
         owner[board.point(name)], kind[board.point(name)] = seat, k
-    return JunqiPosition(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+    return Position(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
 
 
 @pytest.mark.parametrize("depth", [1, 2])
