@@ -170,7 +170,9 @@ def bench_cost(records: list[list[dict[str, Any]]]) -> None:
     """CPU milliseconds per step, from seat S's view of ``records``: taking in the events (the
     behaviour model's counts included), and bringing a set of sampled deployments up to date as
     the search does before every move, without and with the behaviour model. CPU time, because
-    the wall clock of a shared machine mostly measures the others."""
+    the wall clock of a shared machine mostly measures the others. No records (``--games 0``), no figure."""
+    if not records:
+        return
     update = 0.0
     model = BEHAVIOUR[records[0][0]["variant"]]
     sampling = {None: 0.0, model: 0.0}
