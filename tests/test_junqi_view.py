@@ -412,7 +412,6 @@ def test_the_live_frames_carry_what_each_seat_could_infer_as_the_replay_page_doe
 
 
 def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_on_until_the_game_clock():
-    import threading
     import time
 
     from junqi_protocol.game import Rules
@@ -427,15 +426,7 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
     legal = "abccddeeffggghhhiiijjkklj"
     watch = Watch("127.0.0.1", 0)
     try:
-        person = HumanAgent(watch, "k", 1)
-        person.open(Board("2p"), 0, Rules("2p", ""), 600_000, 10_000)
-        got: list[str] = []
-        thread = threading.Thread(target=lambda: got.append(person.lineup("", 10.0)), daemon=True)
-        thread.start()
-        for _ in range(200):
-            if person.settling:
-                break
-            time.sleep(0.05)
+        person, thread, got = _person_choosing_a_lineup(watch, 0, "")
         in_camp = list(legal)
         for slot in CAMP_SLOTS:
             in_camp.insert(slot, ".")
@@ -544,25 +535,32 @@ def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_
     assert not names  # the view's modules were among those read
 
 
-def test_a_dealt_lineup_is_the_only_one_a_person_is_offered():
+def _person_choosing_a_lineup(watch, seat, dealt):
+    """A person's seat (key "k") of a two-player game, waiting in its own thread for a lineup from
+    the page: the agent, that thread, and the list the lineup it returns will be put in."""
     import threading
     import time
 
     from junqi_protocol.game import Rules
     from junqi_protocol.view_human import HumanAgent
 
+    person = HumanAgent(watch, "k", 1)
+    person.open(Board("2p"), seat, Rules("2p", ""), 600_000, 10_000)
+    got: list[str] = []
+    thread = threading.Thread(target=lambda: got.append(person.lineup(dealt, 10.0)), daemon=True)
+    thread.start()
+    for _ in range(200):
+        if person.settling:
+            break
+        time.sleep(0.05)
+    return person, thread, got
+
+
+def test_a_dealt_lineup_is_the_only_one_a_person_is_offered():
     dealt = "gcfcgibidkkdafehehigjljhj"
     watch = Watch("127.0.0.1", 0)
     try:
-        person = HumanAgent(watch, "k", 1)
-        person.open(Board("2p"), 1, Rules("2p", ""), 600_000, 10_000)
-        got: list[str] = []
-        thread = threading.Thread(target=lambda: got.append(person.lineup(dealt, 10.0)), daemon=True)
-        thread.start()
-        for _ in range(200):
-            if person.settling:
-                break
-            time.sleep(0.05)
+        person, thread, got = _person_choosing_a_lineup(watch, 1, dealt)
         setup = json.loads(watch.log[-1][0])
         assert watch.log[-1][1] == "k"  # for the seat's page only
         assert (setup["kind"], setup["seat"], setup["proposals"], setup["dealt"]) == ("setup", "N", [dealt], True)
