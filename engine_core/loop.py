@@ -199,27 +199,6 @@ class Session:
         """The input ended."""
 
 
-def answer(handle: Callable[[], None], refuse: Callable[[str], None], expected: tuple[type[Exception], ...] = ()) -> None:
-    """Run one command's handler so that nothing it raises ends the session.
-
-    An ``expected`` exception is the input's fault and ``refuse`` gets its text; any other is ours:
-    ``refuse`` gets its name and the traceback goes to stderr. A handler that validates into a new
-    object before it commits leaves the state as it was before the command either way.
-
-    >>> answer(lambda: int("\u00b2"), print)
-    internal error ValueError: invalid literal for int() with base 10: '\u00b2'
-    >>> answer(lambda: {}["x"], print, (KeyError,))
-    'x'
-    """
-    try:
-        handle()
-    except expected as exc:
-        refuse(str(exc))
-    except Exception as exc:  # noqa: BLE001 - the one rule for a failing handler, documented above
-        traceback.print_exc(file=sys.stderr)
-        refuse(f"internal error {type(exc).__name__}: {exc}"[:300])
-
-
 class Worker:
     """Runs one job at a time in a background thread (a search, a ponder, a perft).
 
