@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 from engine_core.loop import EndSession
-from junqi_protocol.game import Event, Rules, report_problem
+from junqi_protocol.game import Event, Rules
 from junqi_protocol.protocol import Journaled
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, RESULTS
 
@@ -103,7 +103,7 @@ class CcgcProtocol(Journaled):
         """Apply our pending move with ``code``'s result, or the one we can be sure of."""
         assert self.pending is not None
         frm, to = self.pending
-        contested = self.engine.pos.owner[to] >= 0
+        contested = self.engine.occupied(to)
         result = FROM_CODE.get(code, -1)
         if result < 0 or (result == MOVE) == contested:
             result = KILLED if contested else MOVE
@@ -133,7 +133,7 @@ class CcgcProtocol(Journaled):
 
     def learn(self, ev: Event) -> bool:
         """Tell the engine what happened, unless it contradicts our board (then say why on stderr)."""
-        problem = report_problem(self.engine.pos, self.engine.alive, ev)
+        problem = self.engine.problem(ev)
         if problem is not None:
             self.error(f"{problem}; ignored")
             return False

@@ -14,7 +14,7 @@ from engine_core.build_info import build_kind
 from engine_core.loop import EndSession, Session
 from junqi_protocol.board import Board
 from junqi_protocol.engine import MAX_THREADS, STYLES, Engine
-from junqi_protocol.game import Rules, parse_event, report_problem
+from junqi_protocol.game import Rules, parse_event
 from junqi_protocol.journal import Journal
 from junqi_protocol.rules import check_lineup, short_lineup
 
@@ -185,16 +185,16 @@ class JunqiProtocol(Journaled):
         chan = self.chan
         m = self.engine.choose(*go_clock(words), chan.arrived)
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
-        p = self.engine.planner
-        if self.engine.style == "search":
-            chan.log(f"search depth {p.depth} nodes {p.nodes} budget {self.engine.budget} ms used {p.used} ms")
+        note = self.engine.last_search()
+        if note:
+            chan.log(note)
 
     def cmd_event(self, word: str, args: list[str]) -> None:
         ev = parse_event(self.playing(word), " ".join([word, *args]))
         if ev.kind == "end":
             self.journal.started = False
             return
-        problem = report_problem(self.engine.pos, self.engine.alive, ev)
+        problem = self.engine.problem(ev)
         if problem is not None:
             raise ValueError(problem)
         self.engine.observe(ev)
