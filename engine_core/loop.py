@@ -104,14 +104,15 @@ def internal_error(exc: BaseException) -> str:
 
 class Session:
     """One protocol session: each line is a command looked up by its first word in :attr:`commands`,
-    whose handler gets the words after it. One rule for what goes wrong, so no input ends the session:
+    whose handler gets the words after it. One rule for what goes wrong, so no bad input ends the session:
 
     - a handler refuses a command by raising one of :attr:`REFUSALS` before it changes anything;
       :meth:`error` prints why in the protocol's own form, and the state is the one before the command;
     - any other exception is ours: :meth:`error` prints :func:`internal_error`, and :meth:`recover`
       puts back the state a half-done command may have left (nothing to do for a protocol whose
       handlers only replace whole objects once they are checked);
-    - :class:`EndSession` ends the session, as the end of input does (after :meth:`at_end`).
+    - :class:`EndSession` from a handler ends the session at once; the end of input ends it after
+      :meth:`at_end`.
 
     >>> class Echo(Session):
     ...     def __init__(self) -> None:
@@ -132,7 +133,7 @@ class Session:
     """
 
     REFUSALS: tuple[type[Exception], ...] = (Refusal,)
-    CASE_BLIND = False  # command words are looked up in capitals (Gomocup's)
+    CASE_BLIND = False  # True: command words are looked up in capitals (Gomocup's are case-blind)
 
     def __init__(self) -> None:
         self.chan = Channel()
