@@ -1,8 +1,11 @@
-"""Protocol plumbing shared by every game: a reader thread, a line writer, and a background worker.
+"""Protocol plumbing shared by every game: a reader thread, a line writer, the command loop, and a
+background worker.
 
 stdin is read by one daemon thread into a queue, so a protocol handler can serve ``isready`` or
 ``stop`` while a search runs in a :class:`Worker` thread. stdout belongs to the protocol: only
-:meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`.
+:meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`. Every
+protocol is a :class:`Session`: a table of command words and one rule for a command that is refused
+or fails.
 """
 
 import queue
@@ -78,32 +81,130 @@ class Channel:
             pass
 
 
-def answer(handle: Callable[[], None], refuse: Callable[[str], None], expected: tuple[type[Exception], ...] = ()) -> None:
-    """Run one command's handler so that nothing it raises ends the session.
+class Refusal(ValueError):
+    """A command the engine refuses, raised before its handler changed anything; the text says why."""
 
-    An ``expected`` exception is the input's fault and ``refuse`` gets its text; any other is ours:
-    ``refuse`` gets its name and the traceback goes to stderr. A handler that validates into a new
-    object before it commits leaves the state as it was before the command either way.
 
-    >>> answer(lambda: int("\u00b2"), print)
-    internal error ValueError: invalid literal for int() with base 10: '\u00b2'
-    >>> answer(lambda: {}["x"], print, (KeyError,))
-    'x'
+class EndSession(Exception):
+    """Raised by a handler whose command ends the session (``quit``, ``END``)."""
+
+
+Handler = Callable[[list[str]], None]
+
+
+def internal_error(exc: BaseException) -> str:
+    """A failure of ours as every protocol words it; its traceback goes to stderr.
+
+    >>> internal_error(KeyError("x"))
+    "internal error KeyError: 'x'"
     """
-    try:
-        handle()
-    except expected as exc:
-        refuse(str(exc))
-    except Exception as exc:  # noqa: BLE001 - the one rule for a failing handler, documented above
-        traceback.print_exc(file=sys.stderr)
-        refuse(f"internal error {type(exc).__name__}: {exc}"[:300])
+    traceback.print_exception(exc, file=sys.stderr)
+    return f"internal error {type(exc).__name__}: {exc}"[:300]
+
+
+class Session:
+    """One protocol session: each line is a command looked up by its first word in :attr:`commands`,
+    whose handler gets the words after it. One rule for what goes wrong, so no bad input ends the session:
+
+    - a handler refuses a command by raising one of :attr:`REFUSALS` before it changes anything;
+      :meth:`error` prints why in the protocol's own form, and the state is the one before the command;
+    - any other exception is ours: :meth:`error` prints :func:`internal_error`, and :meth:`recover`
+      puts back the state a half-done command may have left (nothing to do for a protocol whose
+      handlers only replace whole objects once they are checked);
+    - :class:`EndSession` from a handler ends the session at once; the end of input ends it after
+      :meth:`at_end`.
+
+    >>> class Echo(Session):
+    ...     def __init__(self) -> None:
+    ...         super().__init__()
+    ...         self.commands = {"say": self.say, "half": lambda args: print(1 / int(args[0]))}
+    ...     def say(self, args: list[str]) -> None:
+    ...         if not args:
+    ...             raise Refusal("say what?")
+    ...         print(*args)
+    ...     def error(self, text: str) -> None:
+    ...         print("error", text)
+    >>> for line in ("say hi there", "say", "sing", "half 0"):
+    ...     Echo().serve(line)
+    hi there
+    error say what?
+    error unknown command 'sing'
+    error internal error ZeroDivisionError: division by zero
+    """
+
+    REFUSALS: tuple[type[Exception], ...] = (Refusal,)
+    CASE_BLIND = False  # True: command words are looked up in capitals (Gomocup's are case-blind)
+
+    def __init__(self) -> None:
+        self.chan = Channel()
+        self.commands: dict[str, Handler] = {}
+
+    def run(self, chan: Channel) -> None:
+        self.chan = chan
+        while True:
+            line = chan.get()
+            if line is None:
+                self.at_end()
+                return
+            if not line:
+                continue
+            try:
+                self.serve(line)
+            except EndSession:
+                return
+
+    def serve(self, line: str) -> None:
+        """Answer one command line (not empty) by the rule above."""
+        words = line.split()
+        word = words[0].upper() if self.CASE_BLIND else words[0]
+        try:
+            self.admit(word, line)
+            handler = self.commands.get(word)
+            if handler is None:
+                self.unknown(line)
+            else:
+                handler(words[1:])
+        except EndSession:
+            raise
+        except self.REFUSALS as exc:
+            self.error(self.reason(word, exc))
+        except Exception as exc:  # noqa: BLE001 - the one rule for a failing handler, documented above
+            self.failed(exc)
+            self.recover()
+
+    def failed(self, exc: Exception) -> None:
+        """Report a failure of ours (also for a search that fails in a worker thread)."""
+        self.error(internal_error(exc))
+
+    # --- what each protocol says for itself ---------------------------------------------------------
+
+    def error(self, text: str) -> None:
+        """Print ``text`` as this protocol's error line."""
+        raise NotImplementedError
+
+    def admit(self, word: str, line: str) -> None:
+        """Before a command's handler: refuse it whole here (raise), or wait for what it must not overlap."""
+
+    def unknown(self, line: str) -> None:
+        """A line whose first word is no command."""
+        raise Refusal(f"unknown command {line.split()[0][:30]!r}")
+
+    def reason(self, word: str, exc: Exception) -> str:
+        """What the error line says for a refused ``word``."""
+        return str(exc)
+
+    def recover(self) -> None:
+        """After a failure of ours: the state as it was before the command."""
+
+    def at_end(self) -> None:
+        """The input ended."""
 
 
 class Worker:
     """Runs one job at a time in a background thread (a search, a ponder, a perft).
 
-    With ``on_error``, an exception that escapes a job is reported there (see :func:`answer`)
-    instead of ending the thread with a traceback only.
+    With ``on_error``, an exception that escapes a job is reported there (as :func:`internal_error`
+    words it) instead of ending the thread with a traceback only.
     """
 
     def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
@@ -115,10 +216,17 @@ class Worker:
 
     def start(self, job: Callable[[], None]) -> None:
         self.join()
-        on_error = self._on_error
-        target = job if on_error is None else lambda: answer(job, on_error)
-        self._thread = threading.Thread(target=target, name="search", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(job,), name="search", daemon=True)
         self._thread.start()
+
+    def _run(self, job: Callable[[], None]) -> None:
+        if self._on_error is None:
+            job()
+            return
+        try:
+            job()
+        except Exception as exc:  # noqa: BLE001 - reported as a failing handler is, see Session
+            self._on_error(internal_error(exc))
 
     def join(self, timeout: Optional[float] = None) -> None:
         if self._thread is not None:

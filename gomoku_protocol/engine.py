@@ -14,7 +14,7 @@ import time
 import traceback
 from typing import Callable, Final, Optional
 
-from engine_core.loop import Worker
+from engine_core.loop import Refusal, Worker
 from engine_core.timeman import TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
@@ -45,10 +45,6 @@ TWO_STONES: Final = "two stones"  # swap2: a white and a black stone more, the o
 Point = tuple[int, int]
 Stone = tuple[int, int, int]  # x, y and its BOARD field
 Say = Callable[[str], None]
-
-
-class Refusal(Exception):
-    """A command that cannot be carried out (malformed, impossible, out of order); nothing changed."""
 
 
 class NoGame(Refusal):

@@ -9,13 +9,11 @@ changes anything, and the answer is ``ERROR <reason>`` (a known command that can
 
 import re
 import time
-import traceback
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
-from engine_core.loop import Channel
-from gomoku_protocol.engine import (MOVE, NO_MOVE, ORDERED, SWAP, Decision, Engine, NoGame, Point, Refusal,
-                                    Stone)
+from engine_core.loop import Channel, EndSession, Refusal, Session
+from gomoku_protocol.engine import MOVE, NO_MOVE, ORDERED, SWAP, Decision, Engine, NoGame, Point, Stone
 
 INFO_KEYS = {
     "timeout_turn", "timeout_match", "max_memory", "time_left", "game_type", "rule", "evaluate",
@@ -29,10 +27,6 @@ _XY = re.compile(r"^\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*$")
 _XYF = re.compile(r"^\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*$")
 _INT = re.compile(r"^[+-]?\d+$")
 MAX_DIGITS = 18  # more than any size, coordinate, field, time or memory a manager sends
-
-
-class EndSession(Exception):
-    """END arrived where a command was still being read."""
 
 
 def number(text: str) -> int:
@@ -72,8 +66,9 @@ def parse_stone(text: str, bare: bool) -> Stone:
     raise Refusal(f"malformed line {text[:30]!r}, expected x,y{'' if bare else ',field'}")
 
 
-class GomocupProtocol:
+class GomocupProtocol(Session):
     NAME = "gomocup"
+    CASE_BLIND = True
 
     @staticmethod
     def detect(line: str) -> bool:
@@ -94,122 +89,103 @@ class GomocupProtocol:
 
 
     def __init__(self) -> None:
-        self.chan = Channel()
+        super().__init__()
         self.engine = Engine(lambda text: self.chan.log(text))
         self.yixin = False  # the manager spoke Yixin's extensions: its rule numbers are Yixin's
+        self.commands = {
+            "START": self.cmd_start,
+            "RECTSTART": self.cmd_rectstart,
+            "RESTART": self.cmd_restart,
+            "INFO": self.cmd_info,
+            "ABOUT": self.cmd_about,
+            "BEGIN": lambda args: self.engine.begin(self._message, self._answer, self.failed),
+            "TURN": self.cmd_turn,
+            "BOARD": lambda args: self.cmd_board("BOARD"),
+            "YXBOARD": lambda args: self.cmd_board("YXBOARD"),
+            "SWAP2BOARD": lambda args: self.cmd_board("SWAP2BOARD"),
+            "TAKEBACK": self.cmd_takeback,
+            "PLAY": self.cmd_play,
+            "END": self.cmd_end,
+            "YXSTOP": self.cmd_yxstop,
+            "YXSHOWFORBID": self.cmd_showforbid,
+            "YXNBEST": self.cmd_nbest,
+            "YXHASHCLEAR": self.cmd_hashclear,
+        }
 
-    # --- the loop --------------------------------------------------------------------------------
+    # --- the session -----------------------------------------------------------------------------
 
     def run(self, chan: Channel) -> None:
-        self.chan = chan
-        engine = self.engine
-        engine.session_started()
-        while True:
-            line = chan.get()
-            if line is None:
-                engine.stop()
-                engine.wait()
-                return
-            engine.arrived(time.perf_counter())
-            text = line.strip()
-            if not text:
-                continue
-            head = text.split()[0].upper()
-            if engine.busy():
-                if head == "YXSTOP":
-                    engine.stop()
-                    continue
-                if head == "END":
-                    engine.stop()
-                    return
-                engine.wait()
-            if head == "END":
-                return
-            try:
-                self.dispatch(head, text)
-            except EndSession:
-                return
-            except NoGame:
-                chan.send(f"ERROR {head} before START")
-            except Refusal as exc:
-                chan.send(f"ERROR {exc}")
-            except Exception as exc:  # noqa: BLE001 - a bug must not end the game: report it, put the game back
-                self._failed(exc)
-                engine.recover()
-            engine.handled()
+        self.engine.session_started()
+        super().run(chan)
 
-    def _failed(self, exc: Exception) -> None:
-        """An unexpected exception (the engine puts the game back): one ``ERROR`` line, the traceback on stderr."""
-        self.chan.log(traceback.format_exc())
-        self.chan.send(f"ERROR internal error: {type(exc).__name__}: {str(exc)[:200]}")
+    def serve(self, line: str) -> None:
+        self.engine.arrived(time.perf_counter())
+        super().serve(line)
+        self.engine.handled()
 
-    def dispatch(self, head: str, text: str) -> None:
-        rest = text[len(head):].strip()
-        if head == "START":
-            self.cmd_start(rest)
-        elif head == "RECTSTART":
-            self.cmd_rectstart(rest)
-        elif head == "RESTART":
-            self.engine.restart()
-            self.chan.send("OK")
-        elif head == "INFO":
-            self.cmd_info(rest)
-        elif head == "ABOUT":
-            self.chan.send(
-                f'name="sanqi", version="{__version__} ({build_kind()})", author="sanqi developers", country="", '
-                f'www="", email=""'
-            )
-        elif head == "BEGIN":
-            self.engine.begin(self._message, self._answer, self._failed)
-        elif head == "TURN":
-            self.engine.require_game()  # before START, that is the answer whatever the coordinates
-            x, y = parse_xy(rest)
-            self.engine.turn(x, y, self._message, self._answer, self._failed)
-        elif head in ("BOARD", "YXBOARD", "SWAP2BOARD"):
-            self.cmd_board(head)
-        elif head == "TAKEBACK":
-            self.engine.require_game()
-            x, y = parse_xy(rest)
-            self.engine.takeback(x, y)
-            self.chan.send("OK")
-        elif head == "PLAY":
-            self.engine.require_game()
-            x, y = parse_xy(rest)
-            self.chan.send(points(self.engine.play(x, y)))
-        elif head == "YXSTOP":
-            self.yixin = True  # nothing is running: the move was already sent
-        elif head == "YXSHOWFORBID":
-            self.yixin = True
-            self.chan.send(f"FORBID {''.join(f'{x:02d}{y:02d}' for x, y in self.engine.forbidden_points())}.")
-        elif head == "YXNBEST":
-            self.yixin = True
-            self.cmd_nbest(rest)
-        elif head == "YXHASHCLEAR":
-            self.yixin = True
-            self.engine.clear_hash()
+    def admit(self, word: str, line: str) -> None:
+        # A move is being chosen: YXSTOP and END reach it; any other command waits for the move.
+        if self.engine.busy() and word not in ("YXSTOP", "END"):
+            self.engine.wait()
+
+    def error(self, text: str) -> None:
+        self.chan.send(f"ERROR {text}")
+
+    def unknown(self, line: str) -> None:
+        self.chan.send(f"UNKNOWN command {line.split()[0].upper()[:30]}")
+
+    def reason(self, word: str, exc: Exception) -> str:
+        return f"{word} before START" if isinstance(exc, NoGame) else str(exc)
+
+    def recover(self) -> None:
+        self.engine.recover()
+
+    def at_end(self) -> None:
+        self.engine.stop()
+        self.engine.wait()
+
+    def cmd_end(self, args: list[str]) -> None:
+        if self.engine.busy():
+            self.engine.stop()  # the move is not waited for: the manager has moved on
+        raise EndSession()
+
+    def cmd_yxstop(self, args: list[str]) -> None:
+        if self.engine.busy():
+            self.engine.stop()
         else:
-            self.chan.send(f"UNKNOWN command {head[:30]}")
+            self.yixin = True  # nothing is running: the move was already sent
+
+    def cmd_about(self, args: list[str]) -> None:
+        self.chan.send(
+            f'name="sanqi", version="{__version__} ({build_kind()})", author="sanqi developers", country="", '
+            f'www="", email=""'
+        )
 
     # --- set-up ----------------------------------------------------------------------------------
 
-    def cmd_start(self, rest: str) -> None:
+    def cmd_start(self, args: list[str]) -> None:
+        rest = " ".join(args)
         if not re.fullmatch(r"\d{1,4}", rest):
             raise Refusal(f"malformed START {rest[:20]!r}, expected a board size")
         self.engine.new_game(int(rest), int(rest))
         self.chan.send("OK")
 
-    def cmd_rectstart(self, rest: str) -> None:
+    def cmd_rectstart(self, args: list[str]) -> None:
+        rest = " ".join(args)
         m = re.fullmatch(r"(\d{1,4})\s*,\s*(\d{1,4})", rest)
         if m is None:
             raise Refusal(f"malformed RECTSTART {rest[:20]!r}, expected width,height")
         self.engine.new_game(int(m.group(1)), int(m.group(2)))
         self.chan.send("OK")
 
-    def cmd_info(self, rest: str) -> None:
-        parts = rest.split(None, 1)
-        if len(parts) < 2:
-            raise Refusal(f"malformed INFO {rest[:30]!r}, expected a key and a value")
-        key, value = parts[0].lower(), parts[1].strip()
+    def cmd_restart(self, args: list[str]) -> None:
+        self.engine.restart()
+        self.chan.send("OK")
+
+    def cmd_info(self, args: list[str]) -> None:
+        if len(args) < 2:
+            raise Refusal(f"malformed INFO {' '.join(args)[:30]!r}, expected a key and a value")
+        key, value = args[0].lower(), " ".join(args[1:])
         if key in YIXIN_KEYS:
             self.yixin = True
         if key == "style":
@@ -239,6 +215,32 @@ class GomocupProtocol:
         elif key == "hash_size":
             engine.set_hash_kb(n)  # Yixin gives kilobytes
         # game_type, thread_num and the other Yixin keys: one search thread, nothing to set
+
+    # --- the game ------------------------------------------------------------------------------
+
+    def cmd_turn(self, args: list[str]) -> None:
+        self.engine.require_game()  # before START, that is the answer whatever the coordinates
+        x, y = parse_xy(" ".join(args))
+        self.engine.turn(x, y, self._message, self._answer, self.failed)
+
+    def cmd_takeback(self, args: list[str]) -> None:
+        self.engine.require_game()
+        x, y = parse_xy(" ".join(args))
+        self.engine.takeback(x, y)
+        self.chan.send("OK")
+
+    def cmd_play(self, args: list[str]) -> None:
+        self.engine.require_game()
+        x, y = parse_xy(" ".join(args))
+        self.chan.send(points(self.engine.play(x, y)))
+
+    def cmd_showforbid(self, args: list[str]) -> None:
+        self.yixin = True
+        self.chan.send(f"FORBID {''.join(f'{x:02d}{y:02d}' for x, y in self.engine.forbidden_points())}.")
+
+    def cmd_hashclear(self, args: list[str]) -> None:
+        self.yixin = True
+        self.engine.clear_hash()
 
     # --- board blocks ----------------------------------------------------------------------------
 
@@ -287,19 +289,21 @@ class GomocupProtocol:
         self.engine.require_game()
         stones = self._read_stones(head)
         if head == "SWAP2BOARD":
-            proposed = self.engine.swap2(stones, self._message, self._answer, self._failed)
+            proposed = self.engine.swap2(stones, self._message, self._answer, self.failed)
             if proposed:
                 self.chan.send(points(*proposed))
         elif head == "BOARD":
-            self.engine.board(stones, self._message, self._answer, self._failed)
+            self.engine.board(stones, self._message, self._answer, self.failed)
         else:
             self.engine.set_board(stones)
 
-    def cmd_nbest(self, rest: str) -> None:
+    def cmd_nbest(self, args: list[str]) -> None:
+        self.yixin = True
         self.engine.require_game()
+        rest = " ".join(args)
         if not re.fullmatch(r"\d{1,3}", rest) or int(rest) < 1:
             raise Refusal(f"malformed YXNBEST {rest[:20]!r}, expected a count")
-        self.engine.nbest(int(rest), self._message, self._answer, self._failed)
+        self.engine.nbest(int(rest), self._message, self._answer, self.failed)
 
     # --- the engine's answers --------------------------------------------------------------------
 

@@ -11,10 +11,9 @@ may not have). Either way our board stays in step with the moves actually made.
 import re
 from typing import Optional
 
-from engine_core.loop import Channel, answer
-from junqi_protocol.game import Event, Rules, report_problem
-from junqi_protocol.journal import Journal
-from junqi_protocol.protocol import new_engine
+from engine_core.loop import EndSession
+from junqi_protocol.game import Event, Rules
+from junqi_protocol.protocol import Journaled
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, RESULTS
 
 # Result codes are from the mover's side: 0 mover removed, 1 mover captured, 2 both removed, 3 plain move.
@@ -24,7 +23,7 @@ SQUARE = re.compile(r"[A-La-l][0-4]")
 END_MEANING = {"0": "we lost", "1": "we won", "2": "abnormal end"}
 
 
-class CcgcProtocol:
+class CcgcProtocol(Journaled):
     NAME = "ccgc"
 
     @staticmethod
@@ -33,58 +32,33 @@ class CcgcProtocol:
         return re.fullmatch(r"INFO \d+(\.\d+)*", line.strip()) is not None
 
     def __init__(self) -> None:
-        self.engine = new_engine()
-        self.journal = Journal()
+        super().__init__()
         self.pending: Optional[tuple[int, int]] = None  # our last move, until its result is known
         self.enemy_flag = "00"
+        self.commands = {
+            "INFO": lambda args: self.chan.send("NAME sanqi"),
+            "START": self.cmd_start,
+            "GO": self.cmd_go,
+            "RESULT": self.cmd_result,
+            "END": self.cmd_end,
+        }
 
-    def run(self, chan: Channel) -> None:
-        while True:
-            line = chan.get()
-            if line is None:
-                return
-            words = line.split()
-            if not words:
-                continue
-            if words[0] == "END":
-                code = words[1] if len(words) > 1 else ""
-                chan.log(f"ccgc: END {code[:10]}: {END_MEANING.get(code, 'not a code of the specification')}")
-                return
-            answer(lambda: self.execute(chan, words), lambda text: chan.log(f"ccgc: error: {text}"),  # noqa: B023 - answer() calls it at once
-                   (ValueError,))
+    def error(self, text: str) -> None:
+        self.chan.log(f"ccgc: error: {text}")  # CCGC has no error reply
 
-    def execute(self, chan: Channel, words: list[str]) -> None:
-        try:
-            self.handle(chan, words)
-        except ValueError:
-            raise
-        except Exception:
-            self.engine = self.journal.rebuild(new_engine)
-            raise
+    def unknown(self, line: str) -> None:
+        raise ValueError(f"{line.split()[0][:20]!r} is not a CCGC command")
 
-    def handle(self, chan: Channel, words: list[str]) -> None:
-        cmd = words[0]
-        if cmd == "INFO":
-            chan.send("NAME sanqi")
-        elif cmd == "START":
-            if len(words) != 4 or not all(w.isascii() and w.isdigit() for w in words[1:]) or words[1] not in ("0", "1"):
-                raise ValueError(f"START: expected 'START 0|1 SECONDS STEPS', got {' '.join(words)[:60]!r}")
-            self.start(chan, int(words[3]))
-        elif cmd in ("GO", "RESULT"):
-            if not self.journal.started:
-                raise ValueError(f"{cmd}: no START yet")
-            if len(words) != (4 if cmd == "GO" else 3):
-                raise ValueError(f"{cmd}: expected {'GO MOVE RESULT FLAG' if cmd == 'GO' else 'RESULT RESULT FLAG'}")
-            if cmd == "GO":
-                self.go(chan, words[1], words[2], words[3])
-            else:
-                self.result(chan, words[1], words[2])
-        else:
-            raise ValueError(f"{cmd[:20]!r} is not a CCGC command")
+    def cmd_end(self, args: list[str]) -> None:
+        code = args[0] if args else ""
+        self.chan.log(f"ccgc: END {code[:10]}: {END_MEANING.get(code, 'not a code of the specification')}")
+        raise EndSession()
 
-    def start(self, chan: Channel, steps: int) -> None:
+    def cmd_start(self, args: list[str]) -> None:
+        if len(args) != 3 or not all(w.isascii() and w.isdigit() for w in args) or args[0] not in ("0", "1"):
+            raise ValueError(f"START: expected 'START 0|1 SECONDS STEPS', got {' '.join(['START', *args])[:60]!r}")
         rules = Rules("2p")
-        rules.nocapture = steps
+        rules.nocapture = int(args[2])
         self.pending = None
         self.enemy_flag = "00"
         self.journal.new_game("2p", 0, rules)
@@ -92,65 +66,76 @@ class CcgcProtocol:
         self.journal.lineup = self.engine.lineup("")
         self.journal.started = True
         self.engine.begin({})
-        chan.send(f"ARRAY {self.journal.lineup}")
+        self.chan.send(f"ARRAY {self.journal.lineup}")
 
-    def go(self, chan: Channel, move: str, code: str, flag: str) -> None:
+    def require(self, word: str, args: list[str], form: str) -> None:
+        """Refuse ``word`` before START, or unless ``args`` has the fields of ``form``."""
+        if not self.journal.started:
+            raise ValueError(f"{word}: no START yet")
+        if len(args) != len(form.split()) - 1:
+            raise ValueError(f"{word}: expected {form}")
+
+    def cmd_go(self, args: list[str]) -> None:
+        self.require("GO", args, "GO MOVE RESULT FLAG")
+        move, code, flag = args
         if self.pending is not None:
-            self.settle(chan, "", "no RESULT came for our last move")
+            self.settle("", "no RESULT came for our last move")
         if move != "0000":
-            self.opponent_move(chan, move, code)
-        self.flag(chan, flag)
+            self.opponent_move(move, code)
+        self.flag(flag)
         m = self.engine.choose()
         if m is None:
-            chan.send("BESTMOVE 0000")
+            self.chan.send("BESTMOVE 0000")
             return
         self.pending = m
         names = self.engine.board.names
-        chan.send(f"BESTMOVE {names[m[0]]}{names[m[1]]}")
+        self.chan.send(f"BESTMOVE {names[m[0]]}{names[m[1]]}")
 
-    def result(self, chan: Channel, code: str, flag: str) -> None:
+    def cmd_result(self, args: list[str]) -> None:
+        self.require("RESULT", args, "RESULT RESULT FLAG")
+        code, flag = args
         if self.pending is None:
             raise ValueError("RESULT: we have no move waiting for a result")
-        self.settle(chan, code, f"RESULT {code[:10]!r} is not a result code that fits our move")
-        self.flag(chan, flag)
+        self.settle(code, f"RESULT {code[:10]!r} is not a result code that fits our move")
+        self.flag(flag)
 
-    def settle(self, chan: Channel, code: str, why: str) -> None:
+    def settle(self, code: str, why: str) -> None:
         """Apply our pending move with ``code``'s result, or the one we can be sure of."""
         assert self.pending is not None
         frm, to = self.pending
-        contested = self.engine.pos.owner[to] >= 0
+        contested = self.engine.occupied(to)
         result = FROM_CODE.get(code, -1)
         if result < 0 or (result == MOVE) == contested:
             result = KILLED if contested else MOVE
-            chan.log(f"ccgc: error: {why}; taking it as {RESULTS[result]}")
-        self.learn(chan, Event("move", 0, frm, to, result))
+            self.error(f"{why}; taking it as {RESULTS[result]}")
+        self.learn(Event("move", 0, frm, to, result))
         self.pending = None  # only now: should learning fail, the next GO settles it again
 
-    def opponent_move(self, chan: Channel, move: str, code: str) -> None:
+    def opponent_move(self, move: str, code: str) -> None:
         if not (len(move) == 4 and SQUARE.fullmatch(move[:2]) and SQUARE.fullmatch(move[2:]) and code in FROM_CODE):
-            chan.log(f"ccgc: error: GO {move[:10]!r} {code[:10]!r} is not a move and a result code; ignored")
+            self.error(f"GO {move[:10]!r} {code[:10]!r} is not a move and a result code; ignored")
             return
         b = self.engine.board
-        self.learn(chan, Event("move", 1, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
+        self.learn(Event("move", 1, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
 
-    def flag(self, chan: Channel, flag: str) -> None:
+    def flag(self, flag: str) -> None:
         """The flag field: the opponent's flag square, announced once its 司令 is dead."""
         if flag == "00" or flag.upper() == self.enemy_flag:
             return
         if not SQUARE.fullmatch(flag):
-            chan.log(f"ccgc: error: flag field {flag[:10]!r} is neither 00 nor a square; ignored")
+            self.error(f"flag field {flag[:10]!r} is neither 00 nor a square; ignored")
             return
         b = self.engine.board
         if b.seat_of[b.point(flag)] == 0:
             return  # our own flag, announced because our 司令 died: nothing new to us
-        if self.learn(chan, Event("marshal", 1, b.point(flag))):
+        if self.learn(Event("marshal", 1, b.point(flag))):
             self.enemy_flag = flag.upper()
 
-    def learn(self, chan: Channel, ev: Event) -> bool:
+    def learn(self, ev: Event) -> bool:
         """Tell the engine what happened, unless it contradicts our board (then say why on stderr)."""
-        problem = report_problem(self.engine.pos, self.engine.alive, ev)
+        problem = self.engine.problem(ev)
         if problem is not None:
-            chan.log(f"ccgc: error: {problem}; ignored")
+            self.error(f"{problem}; ignored")
             return False
         self.engine.observe(ev)
         self.journal.events.append(ev)

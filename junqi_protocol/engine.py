@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from engine_core.timeman import per_move
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
-from junqi_protocol.game import Event, Pieces, Rules
+from junqi_protocol.game import Event, Pieces, Rules, report_problem
 from junqi_protocol.lineups import events_lineup, habits, random_lineup, strong_lineup
 from junqi_protocol.rules import MOVE, RESULTS, check_lineup, parse_lineup
 from junqi_protocol.worlds import SAMPLES, Planner
@@ -134,6 +134,14 @@ class Engine:
         self.beliefs.start(self.pos)
         self.deployments = Deployments(self.beliefs, self.rng, SAMPLES)
 
+    def problem(self, ev: Event) -> Optional[str]:
+        """Why a reported ``ev`` cannot be true on what we know, or None (then :meth:`observe` takes it)."""
+        return report_problem(self.pos, self.alive, ev)
+
+    def occupied(self, point: int) -> bool:
+        """Whether a piece (anyone's) stands on ``point``."""
+        return self.pos.owner[point] >= 0
+
     def observe(self, ev: Event) -> None:
         pos = self.pos
         if ev.kind == "move":
@@ -186,3 +194,10 @@ class Engine:
             if m is not None:
                 return m
         return self.events_player.choose(self, moves)
+
+    def last_search(self) -> str:
+        """What the last move's search did, for the log ("" when the style does not search)."""
+        if self.style != "search":
+            return ""
+        p = self.planner
+        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms"

@@ -7,14 +7,14 @@ nothing. Should a command fail inside the engine all the same, the engine is reb
 game's journal, so the state stays the one before the command.
 """
 
-from typing import Callable
+import functools
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
-from engine_core.loop import Channel, answer
+from engine_core.loop import EndSession, Session
 from junqi_protocol.board import Board
 from junqi_protocol.engine import MAX_THREADS, STYLES, Engine
-from junqi_protocol.game import Event, Rules, parse_event, report_problem
+from junqi_protocol.game import Rules, parse_event
 from junqi_protocol.journal import Journal
 from junqi_protocol.rules import check_lineup, short_lineup
 
@@ -39,7 +39,27 @@ def new_engine() -> Engine:
     return Engine()
 
 
-class JunqiProtocol:
+class Journaled(Session):
+    """What both Junqi adapters share: the engine, the journal it is rebuilt from after a failure of
+    ours, and ValueError as the refusal (the rules and the engine raise it for what they cannot take)."""
+
+    REFUSALS = (ValueError,)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine: Engine = new_engine()
+        self.journal = Journal()
+
+    def recover(self) -> None:
+        # The failed command may have changed the engine half-way: a new one, through everything accepted so far.
+        self.engine.close()
+        self.engine = self.journal.rebuild(new_engine)
+
+    def at_end(self) -> None:
+        self.engine.close()
+
+
+class JunqiProtocol(Journaled):
     NAME = "junqi"
 
     @staticmethod
@@ -47,81 +67,57 @@ class JunqiProtocol:
         return line.strip() == "junqi"
 
     def __init__(self) -> None:
-        self.engine: Engine = new_engine()
-        self.journal = Journal()
+        super().__init__()
+        self.commands = {
+            "junqi": lambda args: self.hello(),
+            "isready": lambda args: self.chan.send("readyok"),
+            "setoption": self.cmd_setoption,
+            "newgame": self.cmd_newgame,
+            "error": lambda args: self.chan.log(f"referee says: {' '.join(args)}"),
+            "lineup": self.cmd_lineup,
+            "visible": self.cmd_visible,
+            "start": self.cmd_start,
+            "go": lambda args: self.go(self.playing("go"), args),
+            "quit": self.cmd_quit,
+        }
+        for word in EVENT_WORDS:
+            self.commands[word] = functools.partial(self.cmd_event, word)
 
-    def run(self, chan: Channel) -> None:
-        while True:
-            line = chan.get()
-            if line is None or line == "quit":
-                self.engine.close()
-                return
-            if line:
-                answer(lambda: self.execute(chan, line), lambda text: chan.send(f"error {text}"),  # noqa: B023 - answer() calls it at once
-                       (ValueError,))
+    def error(self, text: str) -> None:
+        self.chan.send(f"error {text}")
 
-    def execute(self, chan: Channel, line: str) -> None:
-        """Check ``line``, then carry it out; a failure while carrying it out rebuilds the engine."""
-        act = self.check(chan, line)
-        try:
-            act()
-        except Exception:
-            self.engine.close()
-            self.engine = self.journal.rebuild(new_engine)
-            raise
+    def cmd_quit(self, args: list[str]) -> None:
+        if args:
+            raise ValueError("quit: nothing may follow it")
+        self.engine.close()
+        raise EndSession()
 
-    def check(self, chan: Channel, line: str) -> Callable[[], None]:
-        """What ``line`` asks for, as an action; raises ValueError (nothing changed) if it cannot be done."""
-        word, _, rest = line.partition(" ")
-        j = self.journal
-        if word == "junqi":
-            return lambda: self.hello(chan)
-        if word == "isready":
-            return lambda: chan.send("readyok")
-        if word == "setoption":
-            parts = rest.split()
-            if len(parts) != 4 or parts[0] != "name" or parts[2] != "value":
-                raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
-            self.engine.set_option(parts[1], parts[3])  # either refused, changing nothing, or done
-            return lambda: self.journal.options.append((parts[1], parts[3]))
-        if word == "newgame":
-            return self.check_new_game(rest.split())
-        if word == "error":
-            return lambda: chan.log(f"referee says: {rest}")
-        if word not in ("lineup", "visible", "start", "go") + EVENT_WORDS:
-            raise ValueError(f"unknown command {word[:30]!r}")
-        board = j.board
-        if board is None:
+    # --- what a command needs before it is carried out -------------------------------------------
+
+    def board(self, word: str) -> Board:
+        """The game's board: ``word`` is refused before ``newgame``."""
+        if self.journal.board is None:
             raise ValueError(f"{word}: no newgame yet")
-        if word in ("lineup", "visible") and j.started:
-            raise ValueError(f"{word}: the game has started")
-        if word == "lineup":
-            given = rest.strip()
-            err = check_lineup(given) if given else None
-            if err is not None:
-                raise ValueError(f"lineup: {err}")
-            return lambda: self.lineup(chan, given)
-        if word == "visible":
-            return self.check_visible(board, rest.split())
-        if word == "start":
-            if j.started:
-                raise ValueError("start: the game has started already")
-            if not j.lineup:
-                raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
-            return self.start
-        if not j.started:
-            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
-        if word == "go":
-            return lambda: self.go(chan, board, rest.split())
-        ev = parse_event(board, line)
-        if ev.kind == "end":
-            return self.end
-        problem = report_problem(self.engine.pos, self.engine.alive, ev)
-        if problem is not None:
-            raise ValueError(problem)
-        return lambda: self.observe(ev)
+        return self.journal.board
 
-    def hello(self, chan: Channel) -> None:
+    def setting_up(self, word: str) -> Board:
+        """The game's board while lineups may still be given."""
+        board = self.board(word)
+        if self.journal.started:
+            raise ValueError(f"{word}: the game has started")
+        return board
+
+    def playing(self, word: str) -> Board:
+        """The game's board once it has started."""
+        board = self.board(word)
+        if not self.journal.started:
+            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
+        return board
+
+    # --- the commands ---------------------------------------------------------------------------
+
+    def hello(self) -> None:
+        chan = self.chan
         chan.send(f"id name sanqi {__version__} ({build_kind()})")
         chan.send("id author sanqi developers")
         chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
@@ -129,7 +125,14 @@ class JunqiProtocol:
         chan.send(f"option name threads type spin default 1 min 1 max {MAX_THREADS}")
         chan.send("junqiok")
 
-    def check_new_game(self, words: list[str]) -> Callable[[], None]:
+    def cmd_setoption(self, parts: list[str]) -> None:
+        if len(parts) != 4 or parts[0] != "name" or parts[2] != "value":
+            line = " ".join(["setoption", *parts])
+            raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
+        self.engine.set_option(parts[1], parts[3])  # either refused, changing nothing, or done
+        self.journal.options.append((parts[1], parts[3]))
+
+    def cmd_newgame(self, words: list[str]) -> None:
         if len(words) < 2 or words[0] not in ("2p", "4p"):
             raise ValueError("newgame: expected 'newgame 2p|4p SEAT [key=value ...]'")
         board = Board(words[0])
@@ -144,19 +147,21 @@ class JunqiProtocol:
                 continue
             rules.set(item)
         seat = board.letters.index(words[1])
+        self.journal.new_game(words[0], seat, rules)
+        self.engine.new_game(words[0], seat, rules)
 
-        def act() -> None:
-            self.journal.new_game(words[0], seat, rules)
-            self.engine.new_game(words[0], seat, rules)
-
-        return act
-
-    def lineup(self, chan: Channel, given: str) -> None:
+    def cmd_lineup(self, args: list[str]) -> None:
+        self.setting_up("lineup")
+        given = " ".join(args)
+        err = check_lineup(given) if given else None
+        if err is not None:
+            raise ValueError(f"lineup: {err}")
         text = self.engine.lineup(given)
         self.journal.lineup = text
-        chan.send(f"lineup {text}")
+        self.chan.send(f"lineup {text}")
 
-    def check_visible(self, board: Board, parts: list[str]) -> Callable[[], None]:
+    def cmd_visible(self, parts: list[str]) -> None:
+        board = self.setting_up("visible")
         if len(parts) != 2 or len(parts[0]) != 1 or parts[0] not in board.letters:
             raise ValueError(f"visible: expected 'visible SEAT LINEUP' with SEAT one of {' '.join(board.letters)}")
         seat = board.letters.index(parts[0])
@@ -165,27 +170,32 @@ class JunqiProtocol:
         err = check_lineup(parts[1])
         if err is not None:
             raise ValueError(f"visible {parts[0]}: {err}")
-        text = short_lineup(parts[1])
+        self.journal.visible[seat] = short_lineup(parts[1])
 
-        def act() -> None:
-            self.journal.visible[seat] = text
-
-        return act
-
-    def start(self) -> None:
+    def cmd_start(self, args: list[str]) -> None:
+        self.board("start")
+        if self.journal.started:
+            raise ValueError("start: the game has started already")
+        if not self.journal.lineup:
+            raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
         self.journal.started = True
         self.engine.begin(self.journal.visible)
 
-    def go(self, chan: Channel, board: Board, words: list[str]) -> None:
+    def go(self, board: Board, words: list[str]) -> None:
+        chan = self.chan
         m = self.engine.choose(*go_clock(words), chan.arrived)
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
-        p = self.engine.planner
-        if self.engine.style == "search":
-            chan.log(f"search depth {p.depth} nodes {p.nodes} budget {self.engine.budget} ms used {p.used} ms")
+        note = self.engine.last_search()
+        if note:
+            chan.log(note)
 
-    def observe(self, ev: Event) -> None:
+    def cmd_event(self, word: str, args: list[str]) -> None:
+        ev = parse_event(self.playing(word), " ".join([word, *args]))
+        if ev.kind == "end":
+            self.journal.started = False
+            return
+        problem = self.engine.problem(ev)
+        if problem is not None:
+            raise ValueError(problem)
         self.engine.observe(ev)
         self.journal.events.append(ev)
-
-    def end(self) -> None:
-        self.journal.started = False

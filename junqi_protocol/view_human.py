@@ -42,8 +42,7 @@ class HumanAgent(Agent):
         self.settling = False  # waiting for the lineup
         self.dealt = ""  # the lineup this game deals the seat (--lineups), which it must play
         self.lineup_ms = 600_000  # a person has the game clock to choose a lineup (an engine has seconds)
-        watch.humans[key] = self
-        watch.keys.add(key)
+        watch.humans[key] = self  # the key itself is good from when the referee printed it (``watch.keys``)
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board

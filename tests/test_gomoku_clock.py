@@ -16,7 +16,7 @@ def engine(*info: str) -> Engine:
     """The engine behind a protocol that was sent ``INFO`` lines ``info``, its first move made."""
     p = GomocupProtocol()
     for line in info:
-        p.cmd_info(line)
+        p.serve(f"INFO {line}")
     p.engine.first_move = False
     return p.engine
 
@@ -89,14 +89,14 @@ def test_no_move_takes_more_than_a_quarter_of_the_game_clock_above_the_reserve()
 def test_the_protocol_fills_the_clock_from_info() -> None:
     p = GomocupProtocol()
     for line in ("timeout_turn 30000", "timeout_match 180000"):
-        p.cmd_info(line)
+        p.serve(f"INFO {line}")
     c = p.engine.clock()
     assert (c.turn, c.match, c.left, c.used) == (30000, 180000, -1, 0)
-    p.cmd_info("time_left 41000")
+    p.serve("INFO time_left 41000")
     assert p.engine.clock().left == 41000
-    p.cmd_info(f"time_left {UNLIMITED}")
+    p.serve(f"INFO time_left {UNLIMITED}")
     assert p.engine.clock().left == -1
-    p.cmd_info("time_left -50")
+    p.serve("INFO time_left -50")
     assert p.engine.clock().left == 0
 
 

@@ -11,11 +11,11 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from engine_core.loop import Channel
+from engine_core.loop import Channel, Refusal
 from gomoku_protocol.brain import Result
 from gomoku_protocol.clock import age_from
 from gomoku_protocol import engine
-from gomoku_protocol.engine import OPPONENT, OWN, Engine, NoGame, Refusal
+from gomoku_protocol.engine import OPPONENT, OWN, Engine, NoGame
 from gomoku_protocol.position import Position
 from gomoku_protocol.protocol import GomocupProtocol
 
@@ -99,7 +99,7 @@ def test_a_failing_search_is_an_error_and_the_command_is_undone(monkeypatch) -> 
 
     monkeypatch.setattr(proto.engine.brain, "think", think_once_broken)
     out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
-    assert answers(out)[:2] == ["OK", "ERROR internal error: RuntimeError: broken search"]
+    assert answers(out)[:2] == ["OK", "ERROR internal error RuntimeError: broken search"]
     assert MOVE.match(answers(out)[2])
     # The failed TURN left nothing behind: the repeated TURN found 7,7 free and one stone on the board.
     assert calls == [1, 1]
@@ -120,7 +120,7 @@ def test_a_failing_command_is_an_error_and_the_board_is_kept(monkeypatch) -> Non
     monkeypatch.setattr(Position, "play", play_then_break)
     out, _ = session(["START 15", "PLAY 3,3", "PLAY 4,4", "PLAY 4,4", "ABOUT"])
     assert out[:2] == ["OK", "3,3"]
-    assert out[2].startswith("ERROR internal error: KeyError")  # the stone went down, then the command broke
+    assert out[2].startswith("ERROR internal error KeyError")  # the stone went down, then the command broke
     assert out[3] == "4,4"  # 4,4 was free again: the failed PLAY was undone
     assert out[4].startswith('name="sanqi"')
 
@@ -181,6 +181,6 @@ def test_tables_that_cannot_be_cleared_are_replaced(monkeypatch) -> None:
     monkeypatch.setattr(proto.engine.brain, "clear", clear_after_thinking)
     broken = proto.engine.brain
     out, proto = session(["START 15", "INFO timeout_turn 0", "TURN 7,7", "TURN 7,7"], proto)
-    assert answers(out)[:2] == ["OK", "ERROR internal error: MemoryError: "]
+    assert answers(out)[:2] == ["OK", "ERROR internal error MemoryError: "]
     assert proto.engine.brain is not broken and proto.engine.brain.style == "defensive"
     assert MOVE.match(answers(out)[2])

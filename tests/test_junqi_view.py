@@ -227,6 +227,7 @@ def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_tu
 
     watch = Watch("127.0.0.1", 0)
     try:
+        watch.keys.add("the-key")  # as the referee does when it prints the key
         HumanAgent(watch, "the-key")
         port = watch.server.server_address[1]
 
@@ -306,6 +307,7 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
     try:
         out = open(tmp_path / "h.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed below
         referee = Referee("2p", "", Recorder(out, [watch.push]), 600_000, 120_000)
+        watch.keys.add("k")
         agents = [HumanAgent(watch, "k"), LocalAgent("random", 3)]
         thread = threading.Thread(target=referee.play, args=(1, agents), daemon=True)
         thread.start()
@@ -348,6 +350,7 @@ def test_a_persons_stream_is_masked_by_the_seat_the_referee_gave_it_even_when_it
     board = Board(variant)
     watch = Watch("127.0.0.1", 0)
     try:
+        watch.keys.update(("k", "watcher"))
         person = HumanAgent(watch, "k")
         HumanAgent(watch, "watcher")  # a key the referee seated nowhere: it is shown no kind at all
         person.open(board, board.letters.index(seat), Rules(variant, rules), 600_000, 10_000)  # as the referee does, before the game line

@@ -176,6 +176,7 @@ class HumanGame:
         self.path = tmp_path / "human.jsonl"
         self.out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the game is over
         self.referee = Referee("2p", "", Recorder(self.out, [watch.push]), 600_000, 120_000)
+        watch.keys.add(key)
         self.agents = [HumanAgent(watch, key, 1), LocalAgent("random", 5)]
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()

@@ -6,12 +6,12 @@ format and what they allow while the engine thinks. Every malformed or illegal i
 """
 
 import math
-from typing import Callable, Optional
+from typing import Optional
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
-from engine_core.loop import Channel, answer
+from engine_core.loop import EndSession, Refusal, Session
 from engine_core.search import MAX_PLY
 from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, Result, bound_name
 from ucci_engine.evaluate import STYLES
@@ -23,18 +23,14 @@ AUTHOR = "the sanqi developers"
 TRUE_WORDS = ("true", "on", "1", "yes")
 
 
-class BadInput(ValueError):
-    """Input the engine must refuse with an error line."""
-
-
 def number(text: str, what: str, low: float, high: float) -> float:
-    """Parse a number and clamp it to [low, high]; BadInput if it is not one.
+    """Parse a number and clamp it to [low, high]; Refusal if it is not one.
 
     >>> number("1e99", "depth", 1, 128), number("-5", "time", 0, 1e10)
     (128, 0)
     >>> try:
     ...     number("\u00b2", "oppincrement", 0, 1e9)
-    ... except BadInput as exc:
+    ... except Refusal as exc:
     ...     print(exc)
     oppincrement needs a number, not '²'
     """
@@ -43,7 +39,7 @@ def number(text: str, what: str, low: float, high: float) -> float:
     except ValueError:
         value = float("nan")
     if math.isnan(value):
-        raise BadInput(f"{what} needs a number, not {text[:20]!r}")
+        raise Refusal(f"{what} needs a number, not {text[:20]!r}")
     return min(max(value, low), high)
 
 
@@ -65,26 +61,25 @@ def split_position(words: list[str]) -> tuple[str, list[str]]:
         cut = words.index("moves")
         words, moves = words[:cut], words[cut + 1 :]
     if not words:
-        raise BadInput("position needs startpos or fen <FEN> before moves")
+        raise Refusal("position needs startpos or fen <FEN> before moves")
     if words[0] == "startpos":
         if len(words) > 1:
-            raise BadInput(f"unexpected {' '.join(words[1:])!r} after startpos")
+            raise Refusal(f"unexpected {' '.join(words[1:])!r} after startpos")
         return START_FEN, moves
     if words[0] == "fen" and len(words) > 1:
         return " ".join(words[1:]), moves
-    raise BadInput("position needs startpos or fen <FEN>")
+    raise Refusal("position needs startpos or fen <FEN>")
 
 
-class Dialect:
-    """What UCCI and UCI share: the command loop, positions, thinking and perft."""
+class Dialect(Session):
+    """What UCCI and UCI share: the commands while thinking, positions, thinking and perft."""
 
     NAME = ""
 
     def __init__(self) -> None:
+        super().__init__()
         self.engine = Engine(on_error=self.error)
-        self.chan = Channel()
-        self.running = True
-        self.commands: dict[str, Callable[[list[str]], None]] = {
+        self.commands = {
             "isready": lambda args: self.chan.send("readyok"),
             "position": self.cmd_position,
             "go": self.cmd_go,
@@ -93,31 +88,19 @@ class Dialect:
             "d": self.cmd_display,
         }
 
-    # --- the loop ----------------------------------------------------------------------------
+    # --- the session -------------------------------------------------------------------------
 
-    def run(self, chan: Channel) -> None:
-        self.chan = chan
-        while self.running:
-            line = chan.get()
-            if line is None:
-                self.at_end_of_input()
-                return
-            if not line:
-                continue
-            words = line.split()
-            handler = self.commands.get(words[0])
-            if handler is None:
-                self.error(f"unknown command: {line[:80]}")
-                continue
-            if self.engine.busy() and words[0] not in self.allowed_while_thinking():
-                self.error(f"{words[0]} is not allowed while thinking; send stop first")
-                continue
-            answer(lambda: handler(words[1:]), self.error, (BadInput,))  # noqa: B023 - answer() calls it at once
+    def admit(self, word: str, line: str) -> None:
+        if word in self.commands and self.engine.busy() and word not in self.allowed_while_thinking():
+            raise Refusal(f"{word} is not allowed while thinking; send stop first")
+
+    def unknown(self, line: str) -> None:
+        raise Refusal(f"unknown command: {line[:80]}")
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def at_end_of_input(self) -> None:
+    def at_end(self) -> None:
         # A pondering or infinite search would never end by itself; a timed one may finish.
         if self.engine.endless():
             self.engine.stop()
@@ -132,7 +115,7 @@ class Dialect:
         fen, moves = split_position(args)
         problem = self.engine.set_position(fen, moves)
         if problem:
-            raise BadInput(problem + "; keeping the previous position")
+            raise Refusal(problem + "; keeping the previous position")
 
     def cmd_display(self, args: list[str]) -> None:
         for line in self.engine.diagram().splitlines():
@@ -203,9 +186,9 @@ def _parse_keywords(args: list[str], keys: dict[str, int], flags: tuple[str, ...
                 values[word] = args[i + 1]
                 i += 2
             else:
-                raise BadInput(f"go {word} needs a value")
+                raise Refusal(f"go {word} needs a value")
         else:
-            raise BadInput(f"go: unexpected {word!r}")
+            raise Refusal(f"go: unexpected {word!r}")
     return values, seen, rest
 
 
@@ -234,17 +217,10 @@ class UcciProtocol(Dialect):
             }
         )
 
-    def run(self, chan: Channel) -> None:
-        self.chan = chan
-        while not self.booted:  # the boot state knows only ``ucci``
-            line = chan.get()
-            if line is None:
-                return
-            if line.split()[:1] == ["ucci"]:
-                self.cmd_ucci([])
-            elif line:
-                self.error(f"send ucci first (got {line[:40]!r})")
-        super().run(chan)
+    def admit(self, word: str, line: str) -> None:
+        if not self.booted and word != "ucci":  # the boot state knows only ``ucci``
+            raise Refusal(f"send ucci first (got {line[:40]!r})")
+        super().admit(word, line)
 
     def allowed_while_thinking(self) -> tuple[str, ...]:
         return ("isready", "stop", "ponderhit", "probe", "quit", "d")
@@ -276,7 +252,7 @@ class UcciProtocol(Dialect):
         elif args:
             name, value = args[0].lower(), " ".join(args[1:])
         else:
-            raise BadInput("setoption needs an option name")
+            raise Refusal("setoption needs an option name")
         flag = value.lower() in TRUE_WORDS
         if name == "usemillisec":
             self.millis = flag
@@ -292,23 +268,23 @@ class UcciProtocol(Dialect):
             self.engine.clear_hash()
         elif name == "randomness":
             if not self.engine.set_randomness(value.lower()):
-                raise BadInput(f"randomness must be one of {', '.join(RANDOMNESS)}")
+                raise Refusal(f"randomness must be one of {', '.join(RANDOMNESS)}")
         elif name == "style":
             if not self.engine.set_style(value.lower()):
-                raise BadInput(f"style must be one of {', '.join(STYLES)}")
+                raise Refusal(f"style must be one of {', '.join(STYLES)}")
         elif name == "usebook":
             self.engine.set_book(flag)
         elif name == "usenn":
             problem = self.engine.set_network(flag)
             if problem:
-                raise BadInput(problem)
+                raise Refusal(problem)
         # Other names (ponder, usebook false, idle, pruning, …) are accepted: UCCI says an
         # unknown name is not an error.
 
     def cmd_banmoves(self, args: list[str]) -> None:
         problem = self.engine.set_banned(args)
         if problem:
-            raise BadInput(problem)
+            raise Refusal(problem)
 
     def cmd_probe(self, args: list[str]) -> None:
         fen, moves = split_position(args)
@@ -328,7 +304,7 @@ class UcciProtocol(Dialect):
     def cmd_quit(self, args: list[str]) -> None:
         self.engine.stop_and_wait()
         self.chan.send("bye")
-        self.running = False
+        raise EndSession()
 
     def when_idle_stop(self) -> None:
         self.chan.send("nobestmove")
@@ -440,7 +416,7 @@ class UciProtocol(Dialect):
 
     def cmd_setoption(self, args: list[str]) -> None:
         if args[:1] != ["name"]:
-            raise BadInput("setoption needs: name <id> [value <x>]")
+            raise Refusal("setoption needs: name <id> [value <x>]")
         label, value = name_value(args[1:])
         name = label.lower()
         if name == "hash":
@@ -462,13 +438,13 @@ class UciProtocol(Dialect):
         elif name == "usenn":
             problem = self.engine.set_network(value.lower() == "true")
             if problem:
-                raise BadInput(problem)
+                raise Refusal(problem)
         else:
-            raise BadInput(f"no such option: {label}")
+            raise Refusal(f"no such option: {label}")
 
     def cmd_quit(self, args: list[str]) -> None:
         self.engine.stop_and_wait()
-        self.running = False
+        raise EndSession()
 
     def parse_go(self, args: list[str]) -> GoRequest:
         go = GoRequest()
@@ -492,7 +468,7 @@ class UciProtocol(Dialect):
         for text in moves:
             m = parse_move(text)
             if m not in legal:
-                raise BadInput(f"searchmoves: {text!r} is not a legal move here")
+                raise Refusal(f"searchmoves: {text!r} is not a legal move here")
             go.searchmoves.append(m)
         if not values and not go.infinite and not go.ponder and not moves:
             go.infinite = True

@@ -31,6 +31,7 @@ def main() -> None:
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
     watch = Watch("127.0.0.1", 0)
     referee = Referee("4p", "", Recorder(None, [watch.push]), 3_600_000, 600_000)
+    watch.keys.add("k")
     agents = [HumanAgent(watch, "k", 2), LocalAgent("events", 21), LocalAgent("random", 22), LocalAgent("events", 23)]
     threading.Thread(target=referee.play, args=(1, agents), daemon=True).start()
     rng = random.Random(5)
