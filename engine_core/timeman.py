@@ -1,7 +1,8 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
 Two clock forms: UCCI/UCI's game clock with an increment (:func:`allot`, :func:`per_move`), and
-Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`).
+Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`). The lag that a move's
+answer meets beyond the engine's own watch is measured by one :class:`LagMeter` in every game.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
@@ -14,12 +15,75 @@ machine, where a move may reach the GUI a few hundred milliseconds after the sea
 """
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Optional
 
 HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
 RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with the usual 50 ms)
 HARD_SHARE: Final = 4  # the hard limit: this many soft limits, and at most 1/HARD_SHARE of the spare clock
 UNSETTLED_SHARE: Final = 2  # soft limits a search may use while its best move or score just changed
+
+
+GAP_KEEP_EIGHTHS: Final = 7  # a gap in the GUI's clock keeps this many eighths of itself a move
+GAP_CEILING: Final = 2000  # ms: a larger gap is a clock the GUI reset or paused, not a lag
+OVERRUN_KEEP_EIGHTHS: Final = 6  # an overrun of our own budget keeps three quarters of itself a move
+
+
+class LagMeter:
+    """The lag a move's answer meets beyond what the engine's own watch planned for: the largest
+    seen, fading a little each move. A game feeds it what it can observe:
+
+    * xiangqi, the gap in the GUI's clock (:meth:`clock_gaps`): after a move the engine knows what
+      its clock should read at the next ``go``, and the GUI's figure is lower by what the engine
+      cannot see (the pipes, a scheduler that ran it late, the GUI's own delays). The whole
+      overhead shows there, so the configured one is only a floor (:meth:`margin`); a gap above
+      ``GAP_CEILING`` is a clock the GUI reset or paused, no evidence;
+    * junqi and gomoku, a move's wall time over its budget (:meth:`overruns`): the overhead the
+      budget already kept does not show, so the lag (:attr:`peak`) comes off the next budgets on
+      top of it; every overrun counts.
+
+    The two keep the fading each had before they shared this class (an eighth a move for xiangqi's
+    gaps, a quarter for junqi's overruns), so every game's budgets are as they were.
+
+    >>> gaps = LagMeter.clock_gaps()
+    >>> gaps.observe(5000 - 4700)  # the clock expected, less the one the GUI sent
+    >>> gaps.margin(50)
+    300
+    >>> for _ in range(30):
+    ...     gaps.observe(5000 - 4990)
+    >>> gaps.margin(50)
+    50
+    >>> over, peaks = LagMeter.overruns(), []
+    >>> for wall_over_budget in (120, -30, 40, 2500):
+    ...     over.observe(wall_over_budget)
+    ...     peaks.append(over.peak)
+    >>> peaks
+    [120, 90, 67, 2500]
+    """
+
+    def __init__(self, keep_eighths: int, ceiling: Optional[int]) -> None:
+        """``keep_eighths``: what the peak keeps of itself a move; ``ceiling``: the largest lag
+        taken as evidence (None: any)."""
+        self.keep_eighths = keep_eighths
+        self.ceiling = ceiling
+        self.peak = 0
+
+    @classmethod
+    def clock_gaps(cls) -> "LagMeter":
+        return cls(GAP_KEEP_EIGHTHS, GAP_CEILING)
+
+    @classmethod
+    def overruns(cls) -> "LagMeter":
+        return cls(OVERRUN_KEEP_EIGHTHS, None)
+
+    def observe(self, lag: int) -> None:
+        """One move's evidence, ms (0 or less: the move was on time)."""
+        self.peak = self.peak * self.keep_eighths // 8
+        if 0 < lag and (self.ceiling is None or lag <= self.ceiling) and lag > self.peak:
+            self.peak = lag
+
+    def margin(self, configured: int) -> int:
+        """The overhead to plan each move with, where the lag observed is the whole overhead."""
+        return max(configured, self.peak)
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:

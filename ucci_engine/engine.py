@@ -11,11 +11,10 @@ from typing import Callable, Optional
 
 from engine_core.loop import Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.timeman import HORIZON, RESERVE_MOVES, UNSETTLED_SHARE, allot
+from engine_core.timeman import HORIZON, RESERVE_MOVES, UNSETTLED_SHARE, LagMeter, allot
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES, Network, load_network
-from ucci_engine.lag import LagMeter
 from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
 from ucci_engine.tables import move_name, parse_move
@@ -74,7 +73,7 @@ class Engine:
         self.skill = 20
         self.multipv = 1
         self.overhead_ms = 50
-        self.lag = LagMeter()
+        self.lag = LagMeter.clock_gaps()  # the move overhead as the GUI's clock shows it
         # After a timed move: the game it was played in and the clock expected at the next go.
         self._clock_after: Optional[tuple[tuple[str, list[str]], int]] = None
         self._clock_now: Optional[tuple[tuple[str, list[str]], int, int, float]] = None  # game, left, inc, go time
@@ -317,7 +316,7 @@ class Engine:
         if after is not None:
             (last_fen, last_moves), expected = after
             if fen == last_fen and len(moves) == len(last_moves) + 2 and moves[: len(last_moves)] == last_moves:
-                self.lag.observe(expected, go.time_left)
+                self.lag.observe(expected - go.time_left)
         self._clock_now = (self.game, go.time_left, go.increment, asked)
 
     def _emit(self) -> None:
