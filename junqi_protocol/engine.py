@@ -15,7 +15,7 @@ import random
 import time
 from typing import Callable, Optional
 
-from engine_core.timeman import per_move
+from engine_core.timeman import LagMeter, per_move
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Pieces, Rules
@@ -69,7 +69,7 @@ class Engine:
         self.events_player: Events = Events(self.board)
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
-        self.lag: int = 0  # ms the last moves ran over their budget, fading
+        self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
         self.budget: int = 0  # the last search's budget, ms
         # The CPU our recent moves got for the wall time they did not wait for workers, averaged;
         # until measured, a busy machine's (the first moves of a game came late when a new engine
@@ -173,13 +173,11 @@ class Engine:
             # A starved process (a loaded machine) is also the one that waits longest for a CPU
             # between two looks at the clock: it thinks in proportion to the share it gets.
             scale = min(1.0, self.share / FULL_SHARE)
-            budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
+            budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag.peak)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
                                     t0)
-            wall = time.perf_counter() - t0
-            over = int(wall * 1000) - budget
-            self.lag = max(over, self.lag * 3 // 4)
+            self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
             busy = time.perf_counter() - begun - self.planner.waited
             if busy > 0.005:
                 self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / busy)
