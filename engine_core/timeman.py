@@ -164,7 +164,9 @@ class TurnClock:
     clock); ``left`` is ``time_left`` (-1: the manager did not say; then ``match`` less ``used``,
     the brain's own count of the game's thinking, stands for it); ``spent`` is what this move
     has already cost before the search starts: the commands since the request and, for the
-    process's first move, its start-up (a referee's clock may start with the process).
+    process's first move, its start-up (a referee's clock may start with the process); ``lag`` is
+    what the last moves' answers ran over their hard limits (the brain's :meth:`LagMeter.overruns`),
+    kept off this one's as ``spent`` is.
     """
 
     turn: int = 5000
@@ -172,6 +174,7 @@ class TurnClock:
     left: int = -1
     used: int = 0
     spent: int = 0
+    lag: int = 0
 
     def game_left(self) -> int:
         """What is left of the game's clock (-1: no game clock)."""
@@ -204,6 +207,8 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     (600, 3000)
     >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
     ((500, 500), (0, 0))
+    >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
+    (500, 500)
     >>> turn_limits(TurnClock(turn=0)), turn_limits(TurnClock(turn=1000, left=0))
     ((0, 0), (0, 0))
     """
@@ -217,7 +222,7 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
         least = left // LOW_CLOCK_SHARE
         hard = min(hard, left * TURN_SHARE_TENTHS // 10 - TURN_MARGIN, max(least, spare // HARD_SHARE))
         soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // MATCH_HORIZON))
-    hard -= clock.spent
+    hard -= clock.spent + clock.lag
     if hard <= 0:
         return 0, 0
     return max(1, min(soft, hard)), hard
