@@ -1,7 +1,9 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
-Two clock forms: UCCI/UCI's game clock with an increment (:func:`allot`, :func:`per_move`), and
-Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`). The lag that a move's
+Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` gives it
+(:class:`GameClock`, read by :func:`game_limits`; the junqi referee's reaches :func:`per_move`), and
+Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`); each is a small request
+the protocol fills and the time manager reads, as Stockfish's ``LimitsType``. The lag that a move's
 answer meets beyond the engine's own watch is measured by one :class:`LagMeter` in every game.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
@@ -84,6 +86,52 @@ class LagMeter:
     def margin(self, configured: int) -> int:
         """The overhead to plan each move with, where the lag observed is the whole overhead."""
         return max(configured, self.peak)
+
+
+@dataclass
+class GameClock:
+    """A clock request for one move as UCCI/UCI's ``go`` gives it. All figures are milliseconds.
+
+    ``left`` is our clock (-1: not given), ``inc`` its increment a move, ``movestogo`` the moves to
+    the next time control (0: not given), ``opp_left`` the opponent's clock (0: not given) and
+    ``movetime`` the most this move may take (0: not given).
+    """
+
+    left: int = -1
+    inc: int = 0
+    movestogo: int = 0
+    opp_left: int = 0
+    movetime: int = 0
+
+
+def game_limits(clock: GameClock, overhead: int, lag: LagMeter) -> tuple[int, int, int]:
+    """Soft, unsettled and hard limits for a UCCI/UCI request (0, 0, 0: it gave no time), with the
+    configured move ``overhead`` and the ``lag`` the GUI's clock showed.
+
+    A time a move has the hard limit alone, the time less the overhead: the whole time is the GUI's
+    to give, and Stockfish spends it (a soft limit would stop deepening at half of it). A game clock
+    is shared out by :func:`allot`, planning every move with the larger of the overhead and the lag,
+    and keeping the configured overhead's reserve and, for a lag beyond the increment (lost on every
+    move, however short), that lag for ``HORIZON`` moves more. An unsettled root may use
+    ``UNSETTLED_SHARE`` soft limits, never past the hard one.
+
+    >>> gaps = LagMeter.clock_gaps()
+    >>> game_limits(GameClock(movetime=1000), 50, gaps), game_limits(GameClock(), 50, gaps)
+    ((0, 0, 950), (0, 0, 0))
+    >>> game_limits(GameClock(left=6000, inc=100, opp_left=6000), 50, gaps)
+    (203, 406, 812)
+    >>> gaps.observe(150)
+    >>> game_limits(GameClock(left=10000, inc=100), 50, gaps)
+    (250, 500, 1000)
+    """
+    if clock.movetime > 0:
+        return 0, 0, max(1, clock.movetime - overhead)
+    if clock.left < 0:
+        return 0, 0, 0
+    margin = lag.margin(overhead)
+    reserve = overhead * RESERVE_MOVES + max(0, margin - clock.inc) * HORIZON
+    soft, hard = allot(clock.left, clock.inc, clock.movestogo, clock.opp_left, margin, reserve)
+    return soft, min(soft * UNSETTLED_SHARE, hard), hard
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:

@@ -4,7 +4,8 @@ main at fe72c27 gave for the same requests, each game with its own code."""
 
 import random
 
-from engine_core.timeman import LagMeter
+from engine_core.timeman import GameClock, LagMeter
+from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
 
 
 def old_xiangqi_lag(peak: int, expected: int, reported: int) -> int:
@@ -40,3 +41,40 @@ def test_the_meter_of_overruns_fades_as_junqi_s_own_did() -> None:
         meter.observe(over)
         lag = old_junqi_lag(lag, over)
         assert meter.peak == lag
+
+
+# Xiangqi: a UCCI/UCI go's clock, the lag the GUI's clock showed, and (soft, unsettled, hard, infinite) before.
+XIANGQI_BEFORE = [
+    (GameClock(movetime=1000), 0, (0, 0, 950, False)),
+    (GameClock(movetime=30), 0, (0, 0, 1, False)),
+    (GameClock(left=6000, inc=100, movetime=1000), 0, (0, 0, 950, False)),  # a time a move comes first
+    (GameClock(left=6000, inc=100, opp_left=6000), 0, (203, 406, 812, False)),
+    (GameClock(left=10000, inc=100), 0, (337, 674, 1348, False)),
+    (GameClock(left=1200, inc=100, opp_left=1200), 0, (43, 86, 100, False)),
+    (GameClock(left=500, inc=100), 0, (18, 25, 25, False)),
+    (GameClock(left=60000, movestogo=1), 0, (46000, 46000, 46000, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 0, (4312, 8624, 14375, False)),
+    (GameClock(left=30), 0, (1, 1, 1, False)),
+    (GameClock(left=0), 0, (1, 1, 1, False)),
+    (GameClock(), 0, (0, 0, 0, True)),
+    (GameClock(movetime=1000), 150, (0, 0, 950, False)),
+    (GameClock(left=6000, inc=100, opp_left=6000), 150, (116, 232, 464, False)),
+    (GameClock(left=10000, inc=100), 150, (250, 500, 1000, False)),
+    (GameClock(left=1200, inc=100, opp_left=1200), 150, (1, 1, 1, False)),
+    (GameClock(left=60000, movestogo=1), 150, (43600, 43600, 43600, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 150, (4087, 8174, 13625, False)),
+    (GameClock(left=60000, movestogo=1), 400, (37600, 37600, 37600, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 400, (3525, 7050, 11750, False)),
+    (GameClock(left=10000, inc=100), 400, (1, 1, 1, False)),
+]
+
+
+def test_xiangqi_gets_the_limits_it_had_for_the_same_go() -> None:
+    engine = XiangqiEngine()
+    for clock, lag, before in XIANGQI_BEFORE:
+        engine.lag = LagMeter.clock_gaps()
+        engine.lag.observe(lag)
+        go = GoRequest()
+        go.clock = clock
+        lim = engine.limits_for(go)
+        assert (lim.soft_ms, lim.unsettled_ms, lim.hard_ms, lim.infinite) == before, (clock, lag)
