@@ -1,10 +1,11 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
-Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` gives it
-(:class:`GameClock`, read by :func:`game_limits`; the junqi referee's reaches :func:`per_move`), and
-Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`); each is a small request
-the protocol fills and the time manager reads, as Stockfish's ``LimitsType``. The lag that a move's
-answer meets beyond the engine's own watch is measured by one :class:`LagMeter` in every game.
+Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` and the
+junqi referee's give it (:class:`GameClock`, read by :func:`game_limits` for xiangqi and by
+:func:`per_move` for junqi), and Gomocup's limit a turn and a game (:class:`TurnClock`,
+:func:`turn_limits`); each is a small request the protocol fills and the time manager reads, as
+Stockfish's ``LimitsType``. The lag that a move's answer meets beyond the engine's own watch is
+measured by one :class:`LagMeter` in every game.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
@@ -90,7 +91,8 @@ class LagMeter:
 
 @dataclass
 class GameClock:
-    """A clock request for one move as UCCI/UCI's ``go`` gives it. All figures are milliseconds.
+    """A clock request for one move as UCCI/UCI's ``go`` or the junqi referee's ``go`` gives it. All
+    figures are milliseconds.
 
     ``left`` is our clock (-1: not given), ``inc`` its increment a move, ``movestogo`` the moves to
     the next time control (0: not given), ``opp_left`` the opponent's clock (0: not given) and
@@ -173,17 +175,18 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, res
     return max(1, min(soft, hard)), max(1, hard)
 
 
-def per_move(limit: int, clock: int, overhead: int, horizon: int = HORIZON) -> int:
-    """The most one move may think when it must reach the referee within ``limit`` ms (its
-    movetime; 0: none) with ``clock`` ms left in the game (0: no game clock): the limit, or a
-    ``horizon``-th of the clock if that is less, less the ``overhead`` that the reply needs to
-    reach the referee. 0 means no bound was given.
+def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> int:
+    """The most one move may think when it must reach the referee within its ``movetime`` (0: none)
+    with ``left`` on its game clock (0 or less: no game clock, as junqi has always read a ``time 0``):
+    the movetime, or a ``horizon``-th of the clock if that is less, less the ``overhead`` that the
+    reply needs to reach the referee. 0 means no bound was given.
 
-    >>> per_move(1000, 0, 60), per_move(1000, 6000, 60), per_move(0, 0, 60), per_move(50, 0, 60), per_move(0, 20, 60)
-    (940, 140, 0, 1, 1)
+    >>> [per_move(GameClock(left, movetime=limit), 60) for left, limit in ((0, 1000), (6000, 1000), (0, 0), (0, 50), (20, 0))]
+    [940, 140, 0, 1, 1]
     """
-    if clock > 0:
-        share = max(1, clock // horizon)
+    limit = clock.movetime
+    if clock.left > 0:
+        share = max(1, clock.left // horizon)
         limit = min(limit, share) if limit > 0 else share
     if limit <= 0:
         return 0

@@ -3,8 +3,12 @@ give each game the limits it had before they were shared. The figures marked "be
 main at fe72c27 gave for the same requests, each game with its own code."""
 
 import random
+from typing import Optional
 
 from engine_core.timeman import GameClock, LagMeter
+from junqi_protocol.engine import think_ms
+from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
 
 
@@ -78,3 +82,35 @@ def test_xiangqi_gets_the_limits_it_had_for_the_same_go() -> None:
         go.clock = clock
         lim = engine.limits_for(go)
         assert (lim.soft_ms, lim.unsettled_ms, lim.hard_ms, lim.infinite) == before, (clock, lag)
+
+
+# Junqi: the referee's go line -> the budget before, at CPU shares and lags (0.375 is the share until measured).
+JUNQI_SHARES_AND_LAGS = ((0.375, 0), (0.5, 0), (0.2, 0), (1.0, 150), (0.375, 2500))
+JUNQI_BEFORE = {
+    "time 600000 movetime 1000": (690, 920, 368, 770, 10),
+    "time 600000 movetime 300": (165, 220, 88, 70, 10),
+    "time 3000 movetime 10000": (15, 20, 10, 10, 10),
+    "movetime 1000": (690, 920, 368, 770, 10),
+    "time 20 movetime 300": (10, 10, 10, 10, 10),
+    "": (750, 1000, 400, 850, 10),  # untimed, as CCGC's GO
+    "time 0 movetime 500": (315, 420, 168, 270, 10),
+    "time 60000": (1440, 1920, 768, 1770, 10),
+}
+
+
+def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
+    for line, before in JUNQI_BEFORE.items():
+        clock = go_clock(line.split())
+        assert tuple(think_ms(clock, share, lag) for share, lag in JUNQI_SHARES_AND_LAGS) == before, line
+
+
+def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:
+    seat = LocalAgent("search", 1)
+    seen: list[Optional[GameClock]] = []
+
+    def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:
+        seen.append(clock)  # a pass: the clock is all this test wants
+
+    seat.engine.choose = choose  # type: ignore[method-assign]
+    seat.ask(600000, 1000)
+    assert seen == [go_clock(["time", "600000", "movetime", "1000"])]
