@@ -45,7 +45,8 @@ class LagMeter:
       top of it; every overrun counts.
 
     The two keep the fading each had before they shared this class (an eighth a move for xiangqi's
-    gaps, a quarter for junqi's overruns), so every game's budgets are as they were.
+    gaps, a quarter for junqi's overruns), so those games' budgets are as they were; gomoku, which
+    measured no lag before, takes junqi's rule, and its limits change only after a late answer.
 
     >>> gaps = LagMeter.clock_gaps()
     >>> gaps.observe(5000 - 4700)  # the clock expected, less the one the GUI sent
