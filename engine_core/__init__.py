@@ -6,8 +6,8 @@ protocols and commands as entry points (groups ``sanqi.protocols`` and ``sanqi.c
 Modules in reading order:
 
 * the search contract and search: ``game`` (what a game's position gives the search), ``search``
-  (iterative deepening alpha-beta), ``tt`` (transposition table), ``timeman`` (soft and hard
-  limits), ``pool`` (worker processes for a search that splits its work);
+  (iterative deepening alpha-beta), ``tt`` (transposition table), ``timeman`` (clock requests,
+  soft and hard limits, the lag meter), ``pool`` (worker processes for a search that splits its work);
 * serving a protocol: ``loop`` (reader thread, writer, the command loop every protocol is, worker),
   ``cli`` (the ``sanqi`` command),
   ``args`` (checked command-line values), ``build_info`` (compiled or pure);

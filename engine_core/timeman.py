@@ -1,7 +1,11 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
-Two clock forms: UCCI/UCI's game clock with an increment (:func:`allot`, :func:`per_move`), and
-Gomocup's limit a turn and a game (:class:`TurnClock`, :func:`turn_limits`).
+Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` and the
+junqi referee's give it (:class:`GameClock`, read by :func:`game_limits` for xiangqi and by
+:func:`per_move` for junqi), and Gomocup's limit a turn and a game (:class:`TurnClock`,
+:func:`turn_limits`); each is a small request the protocol fills and the time manager reads, as
+Stockfish's ``LimitsType``. The lag that a move's answer meets beyond the engine's own watch is
+measured by one :class:`LagMeter` in every game.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
@@ -14,12 +18,123 @@ machine, where a move may reach the GUI a few hundred milliseconds after the sea
 """
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Optional
 
 HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
 RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with the usual 50 ms)
 HARD_SHARE: Final = 4  # the hard limit: this many soft limits, and at most 1/HARD_SHARE of the spare clock
 UNSETTLED_SHARE: Final = 2  # soft limits a search may use while its best move or score just changed
+
+
+GAP_KEEP_EIGHTHS: Final = 7  # a gap in the GUI's clock keeps this many eighths of itself a move
+GAP_CEILING: Final = 2000  # ms: a larger gap is a clock the GUI reset or paused, not a lag
+OVERRUN_KEEP_EIGHTHS: Final = 6  # an overrun of our own budget keeps three quarters of itself a move
+
+
+class LagMeter:
+    """The lag a move's answer meets beyond what the engine's own watch planned for: the largest
+    seen, fading a little each move. A game feeds it what it can observe:
+
+    * xiangqi, the gap in the GUI's clock (:meth:`clock_gaps`): after a move the engine knows what
+      its clock should read at the next ``go``, and the GUI's figure is lower by what the engine
+      cannot see (the pipes, a scheduler that ran it late, the GUI's own delays). The whole
+      overhead shows there, so the configured one is only a floor (:meth:`margin`); a gap above
+      ``GAP_CEILING`` is a clock the GUI reset or paused, no evidence;
+    * junqi and gomoku, a move's wall time over its budget (:meth:`overruns`): the overhead the
+      budget already kept does not show, so the lag (:attr:`peak`) comes off the next budgets on
+      top of it; every overrun counts.
+
+    The two keep the fading each had before they shared this class (an eighth a move for xiangqi's
+    gaps, a quarter for junqi's overruns), so those games' budgets are as they were; gomoku, which
+    measured no lag before, takes junqi's rule, and its limits change only after a late answer.
+
+    >>> gaps = LagMeter.clock_gaps()
+    >>> gaps.observe(5000 - 4700)  # the clock expected, less the one the GUI sent
+    >>> gaps.margin(50)
+    300
+    >>> for _ in range(30):
+    ...     gaps.observe(5000 - 4990)
+    >>> gaps.margin(50)
+    50
+    >>> over, peaks = LagMeter.overruns(), []
+    >>> for wall_over_budget in (120, -30, 40, 2500):
+    ...     over.observe(wall_over_budget)
+    ...     peaks.append(over.peak)
+    >>> peaks
+    [120, 90, 67, 2500]
+    """
+
+    def __init__(self, keep_eighths: int, ceiling: Optional[int]) -> None:
+        """``keep_eighths``: what the peak keeps of itself a move; ``ceiling``: the largest lag
+        taken as evidence (None: any)."""
+        self.keep_eighths = keep_eighths
+        self.ceiling = ceiling
+        self.peak = 0
+
+    @classmethod
+    def clock_gaps(cls) -> "LagMeter":
+        return cls(GAP_KEEP_EIGHTHS, GAP_CEILING)
+
+    @classmethod
+    def overruns(cls) -> "LagMeter":
+        return cls(OVERRUN_KEEP_EIGHTHS, None)
+
+    def observe(self, lag: int) -> None:
+        """One move's evidence, ms (0 or less: the move was on time)."""
+        self.peak = self.peak * self.keep_eighths // 8
+        if 0 < lag and (self.ceiling is None or lag <= self.ceiling) and lag > self.peak:
+            self.peak = lag
+
+    def margin(self, configured: int) -> int:
+        """The overhead to plan each move with, where the lag observed is the whole overhead."""
+        return max(configured, self.peak)
+
+
+@dataclass
+class GameClock:
+    """A clock request for one move as UCCI/UCI's ``go`` or the junqi referee's ``go`` gives it. All
+    figures are milliseconds.
+
+    ``left`` is our clock (-1: not given), ``inc`` its increment a move, ``movestogo`` the moves to
+    the next time control (0: not given), ``opp_left`` the opponent's clock (0: not given) and
+    ``movetime`` the most this move may take (0: not given).
+    """
+
+    left: int = -1
+    inc: int = 0
+    movestogo: int = 0
+    opp_left: int = 0
+    movetime: int = 0
+
+
+def game_limits(clock: GameClock, overhead: int, lag: LagMeter) -> tuple[int, int, int]:
+    """Soft, unsettled and hard limits for a UCCI/UCI request (0, 0, 0: it gave no time), with the
+    configured move ``overhead`` and the ``lag`` the GUI's clock showed.
+
+    A time a move has the hard limit alone, the time less the overhead: the whole time is the GUI's
+    to give, and Stockfish spends it (a soft limit would stop deepening at half of it). A game clock
+    is shared out by :func:`allot`, planning every move with the larger of the overhead and the lag,
+    and keeping the configured overhead's reserve and, for a lag beyond the increment (lost on every
+    move, however short), that lag for ``HORIZON`` moves more. An unsettled root may use
+    ``UNSETTLED_SHARE`` soft limits, never past the hard one.
+
+    >>> gaps = LagMeter.clock_gaps()
+    >>> game_limits(GameClock(movetime=1000), 50, gaps), game_limits(GameClock(), 50, gaps)
+    ((0, 0, 950), (0, 0, 0))
+    >>> game_limits(GameClock(left=6000, inc=100, opp_left=6000), 50, gaps)
+    (203, 406, 812)
+    >>> gaps.observe(150)
+    >>> game_limits(GameClock(left=10000, inc=100), 50, gaps)
+    (250, 500, 1000)
+    """
+    if clock.movetime > 0:
+        return 0, 0, max(1, clock.movetime - overhead)
+    if clock.left < 0:
+        return 0, 0, 0
+    margin = lag.margin(overhead)
+    reserve = overhead * RESERVE_MOVES + max(0, margin - clock.inc) * HORIZON
+    soft, hard = allot(clock.left, clock.inc, clock.movestogo, clock.opp_left, margin, reserve)
+    return soft, min(soft * UNSETTLED_SHARE, hard), hard
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:
@@ -61,17 +176,18 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, res
     return max(1, min(soft, hard)), max(1, hard)
 
 
-def per_move(limit: int, clock: int, overhead: int, horizon: int = HORIZON) -> int:
-    """The most one move may think when it must reach the referee within ``limit`` ms (its
-    movetime; 0: none) with ``clock`` ms left in the game (0: no game clock): the limit, or a
-    ``horizon``-th of the clock if that is less, less the ``overhead`` that the reply needs to
-    reach the referee. 0 means no bound was given.
+def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> int:
+    """The most one move may think when it must reach the referee within its ``movetime`` (0: none)
+    with ``left`` on its game clock (0 or less: no game clock, as junqi has always read a ``time 0``):
+    the movetime, or a ``horizon``-th of the clock if that is less, less the ``overhead`` that the
+    reply needs to reach the referee. 0 means no bound was given.
 
-    >>> per_move(1000, 0, 60), per_move(1000, 6000, 60), per_move(0, 0, 60), per_move(50, 0, 60), per_move(0, 20, 60)
-    (940, 140, 0, 1, 1)
+    >>> [per_move(GameClock(left, movetime=limit), 60) for left, limit in ((0, 1000), (6000, 1000), (0, 0), (0, 50), (20, 0))]
+    [940, 140, 0, 1, 1]
     """
-    if clock > 0:
-        share = max(1, clock // horizon)
+    limit = clock.movetime
+    if clock.left > 0:
+        share = max(1, clock.left // horizon)
         limit = min(limit, share) if limit > 0 else share
     if limit <= 0:
         return 0
@@ -100,7 +216,9 @@ class TurnClock:
     clock); ``left`` is ``time_left`` (-1: the manager did not say; then ``match`` less ``used``,
     the brain's own count of the game's thinking, stands for it); ``spent`` is what this move
     has already cost before the search starts: the commands since the request and, for the
-    process's first move, its start-up (a referee's clock may start with the process).
+    process's first move, its start-up (a referee's clock may start with the process); ``lag`` is
+    what the last moves' answers ran over their hard limits (the brain's :meth:`LagMeter.overruns`),
+    kept off this one's as ``spent`` is.
     """
 
     turn: int = 5000
@@ -108,6 +226,7 @@ class TurnClock:
     left: int = -1
     used: int = 0
     spent: int = 0
+    lag: int = 0
 
     def game_left(self) -> int:
         """What is left of the game's clock (-1: no game clock)."""
@@ -140,6 +259,8 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     (600, 3000)
     >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
     ((500, 500), (0, 0))
+    >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
+    (500, 500)
     >>> turn_limits(TurnClock(turn=0)), turn_limits(TurnClock(turn=1000, left=0))
     ((0, 0), (0, 0))
     """
@@ -153,7 +274,7 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
         least = left // LOW_CLOCK_SHARE
         hard = min(hard, left * TURN_SHARE_TENTHS // 10 - TURN_MARGIN, max(least, spare // HARD_SHARE))
         soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // MATCH_HORIZON))
-    hard -= clock.spent
+    hard -= clock.spent + clock.lag
     if hard <= 0:
         return 0, 0
     return max(1, min(soft, hard)), hard

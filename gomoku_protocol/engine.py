@@ -15,7 +15,7 @@ import traceback
 from typing import Callable, Final, Optional
 
 from engine_core.loop import Refusal, Worker
-from engine_core.timeman import TurnClock, turn_limits
+from engine_core.timeman import LagMeter, TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
@@ -106,6 +106,8 @@ class Engine:
         self.timeout_match = 0
         self.time_left = UNLIMITED
         self.used_ms = 0  # this game's thinking, for a game clock without time_left
+        self.lag = LagMeter.overruns()  # what the last moves' answers ran over their hard limits
+        self.due_ms = 0  # the move under way's hard limit, counted from its request
         self.max_memory = 0
         self.received = 0.0  # when the current command (a board block: its DONE) arrived
         self.startup = 0.0  # seconds from the process's start to the session's first line
@@ -201,17 +203,21 @@ class Engine:
         if self.first_move:
             spent += self.startup + self.setup_spent
         left = -1 if self.time_left == UNLIMITED else max(0, self.time_left)
-        return TurnClock(self.timeout_turn, self.timeout_match, left, self.used_ms, int(spent * 1000))
+        return TurnClock(self.timeout_turn, self.timeout_match, left, self.used_ms, int(spent * 1000), self.lag.peak)
 
     def limits(self) -> tuple[int, int]:
         """Soft and hard milliseconds left for the move requested now."""
         soft, hard = turn_limits(self.clock())
         self.first_move = False
+        self.due_ms = int((time.perf_counter() - self.received) * 1000) + hard
         return soft, hard
 
     def count(self, began: float) -> None:
-        """Add a move's thinking, from its request to its answer, to the game's ``used_ms``."""
-        self.used_ms += int((time.perf_counter() - began) * 1000)
+        """Add a move's thinking, from its request to its answer, to the game's ``used_ms``, and
+        what the answer ran over the move's hard limit to the lag the next moves keep off theirs."""
+        took = int((time.perf_counter() - began) * 1000)
+        self.used_ms += took
+        self.lag.observe(took - self.due_ms)
 
     # --- the game --------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import random
 import time
 from typing import Callable, Optional
 
-from engine_core.timeman import per_move
+from engine_core.timeman import GameClock, LagMeter, per_move
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Pieces, Rules, report_problem
@@ -36,15 +36,23 @@ FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole
 MAX_THREADS = 8
 
 
-def think_ms(time_ms: int, movetime_ms: int, overhead: int = OVERHEAD_MS) -> int:
-    """The search's budget by the clocks ``go`` gave: the move's limit (``movetime``, at most a
-    thirtieth of the clock) less the time the reply needs to reach the referee; UNTIMED_MS when
-    ``go`` gave neither.
+def think_ms(clock: GameClock, share: float, lag: int) -> int:
+    """The search's budget for the clock request ``go`` gave: the move's limit (``movetime``, at
+    most a thirtieth of the clock) less the time the reply needs to reach the referee, UNTIMED_MS
+    when ``go`` gave neither; scaled down while the process gets less than ``FULL_SHARE`` of a CPU,
+    less the ``lag`` by which the last moves ran over their budgets; at least 10 ms.
 
-    >>> think_ms(600000, 1000), think_ms(0, 0), think_ms(3000, 10000), think_ms(20, 300)
-    (920, 1000, 20, 1)
+    >>> [think_ms(GameClock(left, movetime=limit), FULL_SHARE, 0) for left, limit in ((600000, 1000), (0, 0), (3000, 10000))]
+    [920, 1000, 20]
+    >>> think_ms(GameClock(600000, movetime=1000), FULL_SHARE / 2, 0), think_ms(GameClock(600000, movetime=1000), 1.0, 60)
+    (460, 860)
+    >>> think_ms(GameClock(20, movetime=300), FULL_SHARE, 0)  # a clock that has run out
+    10
     """
-    return per_move(movetime_ms, time_ms, overhead) or UNTIMED_MS
+    # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
+    # looks at the clock: it thinks in proportion to the share it gets.
+    scale = min(1.0, share / FULL_SHARE)
+    return max(10, int((per_move(clock, OVERHEAD_MS) or UNTIMED_MS) * scale) - lag)
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
@@ -69,7 +77,7 @@ class Engine:
         self.events_player: Events = Events(self.board)
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
-        self.lag: int = 0  # ms the last moves ran over their budget, fading
+        self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
         self.budget: int = 0  # the last search's budget, ms
         # The CPU our recent moves got for the wall time they did not wait for workers, averaged;
         # until measured, a busy machine's (the first moves of a game came late when a new engine
@@ -165,9 +173,9 @@ class Engine:
             self.alive[ev.seat] = False
             pos.remove(ev.seat)
 
-    def choose(self, time_ms: int = 0, movetime_ms: int = 0, asked: float = 0.0) -> Optional[tuple[int, int]]:
-        """Our move, or None to pass (only when there is no legal move); ``time_ms`` is our clock
-        and ``movetime_ms`` the most this move may take (0: not given), counted from ``asked`` (a
+    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[tuple[int, int]]:
+        """Our move, or None to pass (only when there is no legal move); ``clock`` is the referee's
+        clock request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
         ``time.perf_counter()`` time; by default now)."""
         begun, cpu0 = time.perf_counter(), time.process_time()
         t0 = asked or begun
@@ -178,16 +186,11 @@ class Engine:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
-            # A starved process (a loaded machine) is also the one that waits longest for a CPU
-            # between two looks at the clock: it thinks in proportion to the share it gets.
-            scale = min(1.0, self.share / FULL_SHARE)
-            budget = max(10, int(think_ms(time_ms, movetime_ms) * scale) - self.lag)
+            budget = think_ms(clock or GameClock(), self.share, self.lag.peak)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
                                     t0)
-            wall = time.perf_counter() - t0
-            over = int(wall * 1000) - budget
-            self.lag = max(over, self.lag * 3 // 4)
+            self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
             busy = time.perf_counter() - begun - self.planner.waited
             if busy > 0.005:
                 self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / busy)

@@ -8,6 +8,7 @@ from typing import Optional
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.seat import EngineSeat
+from engine_core.timeman import GameClock
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
@@ -110,7 +111,7 @@ class LocalAgent(Agent):
         self.engine.begin(visible)
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        m = self.engine.choose(time_left_ms, movetime_ms)
+        m = self.engine.choose(GameClock(left=time_left_ms, movetime=movetime_ms))
         return "pass" if m is None else f"{self.board.names[m[0]]}-{self.board.names[m[1]]}"
 
     def tell(self, events: list[Event]) -> None:

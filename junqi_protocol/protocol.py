@@ -12,6 +12,7 @@ import functools
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.loop import EndSession, Session
+from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.engine import MAX_THREADS, STYLES, Engine
 from junqi_protocol.game import Rules, parse_event
@@ -21,18 +22,19 @@ from junqi_protocol.rules import check_lineup, short_lineup
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
 
-def go_clock(words: list[str]) -> tuple[int, int]:
-    """``time`` and ``movetime`` (ms, 0 when absent) from the words after ``go``; a value that is not
-    a number is left out rather than refused, since the referee wants a move all the same.
+def go_clock(words: list[str]) -> GameClock:
+    """The clock request in the words after ``go``: ``time`` (our clock, ms; -1 when absent) and
+    ``movetime`` (ms; 0 when absent); a value that is not a number is left out rather than refused,
+    since the referee wants a move all the same.
 
-    >>> go_clock("time 60000 movetime 300".split()), go_clock(["movetime", "x"])
-    ((60000, 300), (0, 0))
+    >>> [(c.left, c.movetime) for c in (go_clock("time 60000 movetime 300".split()), go_clock(["movetime", "x"]))]
+    [(60000, 300), (-1, 0)]
     """
-    got = {"time": 0, "movetime": 0}
+    got = {"time": -1, "movetime": 0}
     for name, value in zip(words[::2], words[1::2]):
         if name in got and value.isascii() and value.isdigit():  # "²".isdigit(), yet int() refuses it
             got[name] = int(value)
-    return got["time"], got["movetime"]
+    return GameClock(left=got["time"], movetime=got["movetime"])
 
 
 def new_engine() -> Engine:
@@ -183,7 +185,7 @@ class JunqiProtocol(Journaled):
 
     def go(self, board: Board, words: list[str]) -> None:
         chan = self.chan
-        m = self.engine.choose(*go_clock(words), chan.arrived)
+        m = self.engine.choose(go_clock(words), chan.arrived)
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
         note = self.engine.last_search()
         if note:

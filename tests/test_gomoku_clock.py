@@ -115,3 +115,17 @@ def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> 
     assert e.used_ms >= 1500 and e.clock().game_left() == 180000 - e.used_ms
     e.new_game(20, 20)
     assert e.used_ms == 0  # a new game, a new clock
+
+
+def test_an_answer_later_than_its_hard_limit_shortens_the_next_ones_until_it_fades() -> None:
+    e = engine("timeout_turn 1000")
+    e.arrived(time.perf_counter())
+    assert e.limits() == (600, 800)  # as before the lag was measured: no move has run over yet
+    e.count(time.perf_counter() - (e.due_ms + 120) / 1000)  # the answer came 120 ms after the hard limit
+    assert 120 <= e.lag.peak <= 130
+    e.arrived(time.perf_counter())
+    soft, hard = e.limits()
+    assert 800 - 130 <= hard <= 800 - 120 and soft == 600
+    for _ in range(30):  # moves on time
+        e.count(time.perf_counter() - 0.5)
+    assert e.lag.peak == 0

@@ -70,7 +70,7 @@ def timed_move(engine: Engine, moves: list[str], left: int) -> str:
     assert engine.set_position(START_FEN, moves) is None
     go = GoRequest()
     go.depth = 1
-    go.time_left = left
+    go.clock.left = left
     answered = threading.Event()
     results: list[Optional[Result]] = []
 
@@ -102,13 +102,13 @@ def test_a_clock_from_another_game_is_no_evidence_of_lag() -> None:
 @pytest.mark.parametrize("lag", [60, 150])  # a lag of 300 loses 200 ms a move: 60 moves would need 12 s
 def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(lag: int) -> None:
     engine = Engine()
-    engine.lag.observe(expected=10000, reported=10000 - lag)
+    engine.lag.observe(lag)
     go = GoRequest()
-    go.increment = 100
+    go.clock.inc = 100
     left, lowest = 10000, 10000
     for _ in range(60):  # moves a side: a long game at 10 s + 0.1 s
-        go.time_left = left
-        left += go.increment - engine.limits_for(go).hard_ms - lag
+        go.clock.left = left
+        left += go.clock.inc - engine.limits_for(go).hard_ms - lag
         lowest = min(lowest, left)
     assert lowest > 0
 
@@ -116,22 +116,22 @@ def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(la
 def test_an_unsettled_search_may_think_longer_but_never_past_the_hard_limit() -> None:
     engine = Engine()
     go = GoRequest()
-    go.increment = 100
+    go.clock.inc = 100
     for left in (300, 1000, 2000, 6000, 10000, 60000):
-        go.time_left = left
+        go.clock.left = left
         lim = engine.limits_for(go)
         assert lim.soft_ms <= lim.unsettled_ms <= lim.hard_ms
-    go.time_left = 10000
+    go.clock.left = 10000
     assert engine.limits_for(go).unsettled_ms > engine.limits_for(go).soft_ms
     fixed = GoRequest()
-    fixed.movetime = 1000
+    fixed.clock.movetime = 1000
     assert engine.limits_for(fixed).unsettled_ms == 0  # a fixed time a move is spent as asked
 
 
 def test_a_fixed_time_a_move_is_spent_to_its_end() -> None:
     engine = Engine()
     fixed = GoRequest()
-    fixed.movetime = 1000
+    fixed.clock.movetime = 1000
     lim = shortened(engine.limits_for(fixed), time.perf_counter() - 0.2)  # the go arrived 200 ms ago
     # No soft limit: deepening goes on until the hard one, which keeps the overhead and the time gone.
     assert lim.soft_ms == 0 and 1 <= lim.hard_ms <= 1000 - engine.overhead_ms - 200

@@ -6,8 +6,7 @@ Modules in reading order:
   history), ``movegen`` (moves and attacks), ``perft`` (``go perft``);
 * the search's knowledge: ``evaluate`` and ``weights`` (the hand-made evaluation and its fitted
   weights; the optional learned network), ``book`` (the opening book);
-* the front object: ``engine`` (game state, options, time and one search at a time), with ``lag``
-  (the move overhead as the GUI's clock shows it);
+* the front object: ``engine`` (game state, options, time and one search at a time);
 * the adapters that parse and print: ``protocol`` (UCCI and UCI);
 * matches and tools: ``referee`` and ``arena`` (``sanqi match --game xiangqi``), ``match`` (its
   alias), ``bench`` (``sanqi bench xiangqi``), ``tune`` (fitting the evaluation's weights).

@@ -11,11 +11,10 @@ from typing import Callable, Optional
 
 from engine_core.loop import Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.timeman import HORIZON, RESERVE_MOVES, UNSETTLED_SHARE, allot
+from engine_core.timeman import GameClock, LagMeter, game_limits
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES, Network, load_network
-from ucci_engine.lag import LagMeter
 from ucci_engine.perft import divide
 from ucci_engine.position import BAN_SCORE, START_FEN, FenError, Position
 from ucci_engine.tables import move_name, parse_move
@@ -34,11 +33,7 @@ class GoRequest:
     def __init__(self) -> None:
         self.depth = 0
         self.nodes = 0
-        self.movetime = 0
-        self.time_left = -1  # -1: no clock given
-        self.increment = 0
-        self.movestogo = 0
-        self.opp_time = 0
+        self.clock = GameClock()  # read by the core's time manager
         self.infinite = False
         self.ponder = False
         self.draw_offered = False
@@ -74,7 +69,7 @@ class Engine:
         self.skill = 20
         self.multipv = 1
         self.overhead_ms = 50
-        self.lag = LagMeter()
+        self.lag = LagMeter.clock_gaps()  # the move overhead as the GUI's clock shows it
         # After a timed move: the game it was played in and the clock expected at the next go.
         self._clock_after: Optional[tuple[tuple[str, list[str]], int]] = None
         self._clock_now: Optional[tuple[tuple[str, list[str]], int, int, float]] = None  # game, left, inc, go time
@@ -252,19 +247,9 @@ class Engine:
         lim.banned = self.banned
         if self.skill < 20:
             lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
-        if go.movetime > 0:
-            # The whole time is the GUI's to give, and Stockfish spends it: no soft limit (which stops
-            # deepening at half of it), only the hard one, read by the search every 256 nodes.
-            lim.hard_ms = max(1, go.movetime - self.overhead_ms)
-        elif go.time_left >= 0:
-            overhead = self.lag.margin(self.overhead_ms)
-            # The configured overhead's reserve, and a lag beyond the increment (lost on every move,
-            # however short) for HORIZON moves more.
-            reserve = self.overhead_ms * RESERVE_MOVES + max(0, overhead - go.increment) * HORIZON
-            lim.soft_ms, lim.hard_ms = allot(go.time_left, go.increment, go.movestogo, go.opp_time, overhead, reserve)
-            lim.unsettled_ms = min(lim.soft_ms * UNSETTLED_SHARE, lim.hard_ms)
-        elif go.depth == 0 and go.nodes == 0:
-            lim.infinite = True
+        lim.soft_ms, lim.unsettled_ms, lim.hard_ms = game_limits(go.clock, self.overhead_ms, self.lag)
+        if lim.hard_ms == 0 and go.depth == 0 and go.nodes == 0:
+            lim.infinite = True  # no bound at all: think until stopped
         return lim
 
     def go(self, go: GoRequest, info: InfoSink, done: DoneSink) -> None:
@@ -311,14 +296,14 @@ class Engine:
     def _read_clock(self, go: GoRequest, asked: float) -> None:
         """Measure the lag the GUI's clock shows since our last move of this game, and note this move's clock."""
         after, self._clock_after, self._clock_now = self._clock_after, None, None
-        if go.time_left < 0 or go.ponder:
+        if go.clock.left < 0 or go.ponder:
             return
         fen, moves = self.game
         if after is not None:
             (last_fen, last_moves), expected = after
             if fen == last_fen and len(moves) == len(last_moves) + 2 and moves[: len(last_moves)] == last_moves:
-                self.lag.observe(expected, go.time_left)
-        self._clock_now = (self.game, go.time_left, go.increment, asked)
+                self.lag.observe(expected - go.clock.left)
+        self._clock_now = (self.game, go.clock.left, go.clock.inc, asked)
 
     def _emit(self) -> None:
         """Hand the result to the protocol once (called with the lock held)."""

@@ -324,10 +324,10 @@ class UcciProtocol(Dialect):
             go.static_only = go.depth == 0
         go.nodes = int(got.get("nodes", 0))
         if "time" in got:
-            go.time_left = int(got["time"] * scale)
-            go.increment = int(got.get("increment", 0) * scale)
-            go.movestogo = int(got.get("movestogo", 0))
-            go.opp_time = int(got.get("opptime", 0) * scale)
+            go.clock.left = int(got["time"] * scale)
+            go.clock.inc = int(got.get("increment", 0) * scale)
+            go.clock.movestogo = int(got.get("movestogo", 0))
+            go.clock.opp_left = int(got.get("opptime", 0) * scale)
         if not values and not go.infinite:
             go.infinite = True  # bare ``go``: think until stop
         return go
@@ -456,14 +456,14 @@ class UciProtocol(Dialect):
         got = numbers(values, UCI_GO_RANGES)
         go.depth = max(int(got.get("depth", 0)), int(got.get("mate", 0)) * 2)
         go.nodes = int(got.get("nodes", 0))
-        go.movetime = int(got.get("movetime", 0))
+        go.clock.movetime = int(got.get("movetime", 0))
         red = self.engine.red_to_move()
         mine, theirs, inc = ("wtime", "btime", "winc") if red else ("btime", "wtime", "binc")
         if mine in got:
-            go.time_left = int(got[mine])
-            go.increment = int(got.get(inc, 0))
-            go.movestogo = int(got.get("movestogo", 0))
-            go.opp_time = int(got.get(theirs, 0))
+            go.clock.left = int(got[mine])
+            go.clock.inc = int(got.get(inc, 0))
+            go.clock.movestogo = int(got.get("movestogo", 0))
+            go.clock.opp_left = int(got.get(theirs, 0))
         legal = self.engine.legal_moves()
         for text in moves:
             m = parse_move(text)

@@ -1,0 +1,116 @@
+"""One time manager for three games (issue 42, item 2): the core's lag meter and clock requests
+give each game the limits it had before they were shared. The figures marked "before" are what
+main at fe72c27 gave for the same requests, each game with its own code."""
+
+import random
+from typing import Optional
+
+from engine_core.timeman import GameClock, LagMeter
+from junqi_protocol.engine import think_ms
+from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.protocol import go_clock
+from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
+
+
+def old_xiangqi_lag(peak: int, expected: int, reported: int) -> int:
+    """ucci_engine/lag.py's LagMeter.observe before the core's meter replaced it."""
+    lag = expected - reported
+    peak = peak * 7 // 8
+    if 0 < lag <= 2000 and lag > peak:
+        peak = lag
+    return peak
+
+
+def old_junqi_lag(lag: int, over: int) -> int:
+    """junqi_protocol/engine.py's Engine.choose before the core's meter replaced its own."""
+    return max(over, lag * 3 // 4)
+
+
+def test_the_meter_of_clock_gaps_fades_and_caps_as_xiangqi_s_own_did() -> None:
+    rng = random.Random(1)
+    meter, peak = LagMeter.clock_gaps(), 0
+    for _ in range(5000):
+        expected = rng.randrange(0, 60000)
+        reported = expected - rng.choice([rng.randrange(-500, 500), rng.randrange(-100, 3000)])
+        meter.observe(expected - reported)
+        peak = old_xiangqi_lag(peak, expected, reported)
+        assert meter.peak == peak and meter.margin(50) == max(50, peak)
+
+
+def test_the_meter_of_overruns_fades_as_junqi_s_own_did() -> None:
+    rng = random.Random(2)
+    meter, lag = LagMeter.overruns(), 0
+    for _ in range(5000):
+        over = rng.choice([rng.randrange(-900, 50), rng.randrange(-50, 5000)])
+        meter.observe(over)
+        lag = old_junqi_lag(lag, over)
+        assert meter.peak == lag
+
+
+# Xiangqi: a UCCI/UCI go's clock, the lag the GUI's clock showed, and (soft, unsettled, hard, infinite) before.
+XIANGQI_BEFORE = [
+    (GameClock(movetime=1000), 0, (0, 0, 950, False)),
+    (GameClock(movetime=30), 0, (0, 0, 1, False)),
+    (GameClock(left=6000, inc=100, movetime=1000), 0, (0, 0, 950, False)),  # a time a move comes first
+    (GameClock(left=6000, inc=100, opp_left=6000), 0, (203, 406, 812, False)),
+    (GameClock(left=10000, inc=100), 0, (337, 674, 1348, False)),
+    (GameClock(left=1200, inc=100, opp_left=1200), 0, (43, 86, 100, False)),
+    (GameClock(left=500, inc=100), 0, (18, 25, 25, False)),
+    (GameClock(left=60000, movestogo=1), 0, (46000, 46000, 46000, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 0, (4312, 8624, 14375, False)),
+    (GameClock(left=30), 0, (1, 1, 1, False)),
+    (GameClock(left=0), 0, (1, 1, 1, False)),
+    (GameClock(), 0, (0, 0, 0, True)),
+    (GameClock(movetime=1000), 150, (0, 0, 950, False)),
+    (GameClock(left=6000, inc=100, opp_left=6000), 150, (116, 232, 464, False)),
+    (GameClock(left=10000, inc=100), 150, (250, 500, 1000, False)),
+    (GameClock(left=1200, inc=100, opp_left=1200), 150, (1, 1, 1, False)),
+    (GameClock(left=60000, movestogo=1), 150, (43600, 43600, 43600, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 150, (4087, 8174, 13625, False)),
+    (GameClock(left=60000, movestogo=1), 400, (37600, 37600, 37600, False)),
+    (GameClock(left=60000, movestogo=10, opp_left=90000), 400, (3525, 7050, 11750, False)),
+    (GameClock(left=10000, inc=100), 400, (1, 1, 1, False)),
+]
+
+
+def test_xiangqi_gets_the_limits_it_had_for_the_same_go() -> None:
+    engine = XiangqiEngine()
+    for clock, lag, before in XIANGQI_BEFORE:
+        engine.lag = LagMeter.clock_gaps()
+        engine.lag.observe(lag)
+        go = GoRequest()
+        go.clock = clock
+        lim = engine.limits_for(go)
+        assert (lim.soft_ms, lim.unsettled_ms, lim.hard_ms, lim.infinite) == before, (clock, lag)
+
+
+# Junqi: the referee's go line -> the budget before, at CPU shares and lags (0.375 is the share until measured).
+JUNQI_SHARES_AND_LAGS = ((0.375, 0), (0.5, 0), (0.2, 0), (1.0, 150), (0.375, 2500))
+JUNQI_BEFORE = {
+    "time 600000 movetime 1000": (690, 920, 368, 770, 10),
+    "time 600000 movetime 300": (165, 220, 88, 70, 10),
+    "time 3000 movetime 10000": (15, 20, 10, 10, 10),
+    "movetime 1000": (690, 920, 368, 770, 10),
+    "time 20 movetime 300": (10, 10, 10, 10, 10),
+    "": (750, 1000, 400, 850, 10),  # untimed, as CCGC's GO
+    "time 0 movetime 500": (315, 420, 168, 270, 10),
+    "time 60000": (1440, 1920, 768, 1770, 10),
+}
+
+
+def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
+    for line, before in JUNQI_BEFORE.items():
+        clock = go_clock(line.split())
+        assert tuple(think_ms(clock, share, lag) for share, lag in JUNQI_SHARES_AND_LAGS) == before, line
+
+
+def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:
+    seat = LocalAgent("search", 1)
+    seen: list[Optional[GameClock]] = []
+
+    def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:
+        seen.append(clock)  # a pass: the clock is all this test wants
+
+    seat.engine.choose = choose  # type: ignore[method-assign]
+    seat.ask(600000, 1000)
+    assert seen == [go_clock(["time", "600000", "movetime", "1000"])]
