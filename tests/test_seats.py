@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine_core.seat import EngineSeat
-from seat_holder import SEATS
+from seat_holder import SEATS, kind_name
 from test_match_games import alive, wait_for
 
 HERE = Path(__file__).parent
@@ -65,7 +65,7 @@ def stop(program: subprocess.Popen[bytes], signum: int) -> int:
         program.kill()
 
 
-@pytest.mark.parametrize("kind", [cls.__name__ for cls, sit in SEATS.items() if sit is not None])
+@pytest.mark.parametrize("kind", [kind_name(cls) for cls, sit in SEATS.items() if sit is not None])
 def test_ctrl_c_leaves_no_engine_of_any_seat_kind_running(tmp_path, kind):
     holder = start([sys.executable, str(HERE / "seat_holder.py"), kind, str(tmp_path)])
     ready = wait_for(lambda: [1] if (tmp_path / "ready").exists() else [], 1)
