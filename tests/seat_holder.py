@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine_core.seat import EngineSeat
-from gomoku_protocol.arena import BrainProcess, Limits
+from gomoku_protocol.arena import BrainProcess, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
@@ -50,7 +50,7 @@ def labeller(command: list[str]) -> Wait:
 
 def brain_process(command: list[str]) -> Wait:
     seat = BrainProcess(shlex.join(command), (), None)
-    seat.open(Limits(int(FOREVER * 1000), 0, 0, 0, 15))
+    seat.open(MatchSettings(int(FOREVER * 1000), 0, 0, 0, 15))
     return lambda: time.sleep(FOREVER)  # suspended (SIGSTOP), as a brain is while the other one thinks
 
 
