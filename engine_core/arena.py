@@ -64,7 +64,7 @@ class Setup(Protocol):
     def play(self, job: Job) -> Outcome: ...
 
 
-class Pool(Protocol):
+class GamePool(Protocol):
     """Where games run: local threads or processes, or a cluster (engine_core/cluster.py)."""
 
     def submit(self, setup: Setup, job: Job) -> object: ...
@@ -203,7 +203,7 @@ class RecordFiles:
                 fh.write(text)
 
 
-def run_match(setup: Setup, jobs: list[Job], pool: Pool, out: TextIO = sys.stdout, sprt: Optional[Sprt] = None,
+def run_match(setup: Setup, jobs: list[Job], pool: GamePool, out: TextIO = sys.stdout, sprt: Optional[Sprt] = None,
               records: Optional[str] = None, concurrency: int = 1, results: Optional[str] = None) -> Summary:
     """Play ``jobs`` (at most ``concurrency`` at once) until done or the SPRT decides; each game's row is
     appended to the file ``results`` as it finishes.

@@ -16,7 +16,7 @@ from engine_core.arena import Job, Outcome, Setup
 
 
 class ClusterPool:
-    """The runner's :class:`engine_core.arena.Pool` over a Dask scheduler at ``address``."""
+    """The runner's :class:`engine_core.arena.GamePool` over a Dask scheduler at ``address``."""
 
     def __init__(self, address: str, retries: int = 3) -> None:
         self.client = Client(address)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Callable, Optional, TypeVar
 
-from engine_core.arena import LocalPool, Pool, Setup, run_match, schedule, table
+from engine_core.arena import GamePool, LocalPool, Setup, run_match, schedule, table
 from engine_core.args import ArgParser, UsageError, guarded, int_between, natural_int, positive_int, program
 from engine_core.process import kill_all
 from engine_core.results import compare, comparison_line, read_rows
@@ -175,7 +175,7 @@ def game_name(argv: list[str]) -> str:
     return str(pre.parse_known_args(argv)[0].game)
 
 
-def make_pool(opts: argparse.Namespace, setup: Setup) -> Pool:
+def make_pool(opts: argparse.Namespace, setup: Setup) -> GamePool:
     if opts.cluster:
         try:
             from engine_core.cluster import ClusterPool

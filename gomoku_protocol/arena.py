@@ -111,7 +111,10 @@ def sgf_game(head: SgfHead, moves: list[tuple[int, int]], times: list[int], open
 
 
 @dataclass(frozen=True)
-class Limits:
+class MatchSettings:
+    """What the referee tells each brain at START and in its INFO lines (the core's search has its own
+    ``Limits``)."""
+
     turn_ms: int
     match_ms: int
     memory: int
@@ -122,7 +125,7 @@ class Limits:
 class Seat:
     """An in-process baseline: moves at once, never forfeits."""
 
-    def open(self, limits: Limits) -> None:
+    def open(self, limits: MatchSettings) -> None:
         return None
 
     def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
@@ -144,9 +147,9 @@ class BrainProcess(Seat, EngineSeat):
         self.options = options
         self.log = log
         self.told = False  # whether this game's stones were sent (BOARD), so later moves come as TURN
-        self.limits = Limits(0, 0, 0, 0, 15)
+        self.limits = MatchSettings(0, 0, 0, 0, 15)
 
-    def open(self, limits: Limits) -> None:
+    def open(self, limits: MatchSettings) -> None:
         self.limits = limits
         self.told = False
         self.start(self.command, self.log)
@@ -207,7 +210,7 @@ class GomokuSetup:
     options: tuple[Options, Options]
     names: tuple[str, str]
     book: tuple[tuple[tuple[int, int], ...], ...]
-    limits: Limits
+    limits: MatchSettings
     log_dir: Optional[str] = None
 
     @property
@@ -307,7 +310,7 @@ def make_setup(opts: Namespace, specs: "list[EngineSpec]") -> GomokuSetup:
         else:
             raise UsageError(f"{spec.name}: gomoku engines are proto=gomocup or proto=builtin")
     book = read_book(opts.openings or str(OPENINGS), opening_line(opts.size), f"opening for a {opts.size}x{opts.size} board")
-    limits = Limits(opts.turn_ms, opts.match_ms, opts.max_memory, opts.rule, opts.size)
+    limits = MatchSettings(opts.turn_ms, opts.match_ms, opts.max_memory, opts.rule, opts.size)
     return GomokuSetup((commands[0], commands[1]), (specs[0].options, specs[1].options), (specs[0].name, specs[1].name),
                        tuple(tuple(o) for o in book),
                        limits, opts.engine_log)

@@ -73,7 +73,7 @@ def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
     return out
 
 
-class Brain(EngineSeat):
+class Labeller(EngineSeat):
     """A Gomocup brain process asked for its score of one position at a time.
 
     It sits on an :class:`engine_core.seat.EngineSeat` as a match's engines do (its output read by a
@@ -150,7 +150,7 @@ def run(argv: list[str]) -> int:
         games += read_sgf_games(read_text(name))
     done = {line.split(maxsplit=1)[0] for name in opts.skip for line in read_text(name).splitlines() if line.strip()}
     todo = [p for p in positions(games) if p[0] not in done]
-    brain = Brain(opts.brain, opts.depth, opts.turn_ms)
+    brain = Labeller(opts.brain, opts.depth, opts.turn_ms)
     with open(opts.out, "w", encoding="utf-8", buffering=1) as out:  # a stopped run keeps every line
         for n, (moves, result) in enumerate(todo):
             score, move = brain.score(moves)

@@ -15,5 +15,7 @@ Modules in reading order:
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
 * the referee and its tools: ``hosts`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game
-  junqi``), ``bench`` (``sanqi bench junqi``).
+  junqi``), ``bench`` (``sanqi bench junqi``);
+* watching in a browser: ``view`` (a record's replay page, and the referee's games live), ``view_page``
+  (the page's HTML and script), ``view_human`` (a seat played by a person on the live page).
 """

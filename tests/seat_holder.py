@@ -1,8 +1,8 @@
 """Sits one engine seat of a given kind, then waits on it for ever, for the seat tests.
 
 Usage: python seat_holder.py KIND PIDS_FOLDER. It starts :mod:`seat_engine` on a seat of KIND (a class
-name from :data:`SEATS`), takes it through its handshake, leaves a file ``ready`` in PIDS_FOLDER and
-waits for a reply that never comes, until a signal ends it.
+of :data:`SEATS`, as :func:`kind_name` names it), takes it through its handshake, leaves a file ``ready``
+in PIDS_FOLDER and waits for a reply that never comes, until a signal ends it.
 """
 
 import os
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Callable
 
 from engine_core.seat import EngineSeat
-from gomoku_protocol.arena import BrainProcess, Limits
-from gomoku_protocol.label import Brain
+from gomoku_protocol.arena import BrainProcess, MatchSettings
+from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import CcgcAgent, LineAgent, PipeAgent
@@ -50,12 +50,12 @@ def labeller(command: list[str]) -> Wait:
 
 def brain_process(command: list[str]) -> Wait:
     seat = BrainProcess(shlex.join(command), (), None)
-    seat.open(Limits(int(FOREVER * 1000), 0, 0, 0, 15))
+    seat.open(MatchSettings(int(FOREVER * 1000), 0, 0, 0, 15))
     return lambda: time.sleep(FOREVER)  # suspended (SIGSTOP), as a brain is while the other one thinks
 
 
-def brain(command: list[str]) -> Wait:
-    seat = Brain(shlex.join(command), 1, 100, patience_s=FOREVER)
+def gomoku_labeller(command: list[str]) -> Wait:
+    seat = GomokuLabeller(shlex.join(command), 1, 100, patience_s=FOREVER)
     return lambda: seat.score("h8")
 
 
@@ -74,12 +74,17 @@ def ccgc_agent(command: list[str]) -> Wait:
 # Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
 SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
     UcciPlayer: ucci_player, Player: player, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
-    Brain: brain, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
+    GomokuLabeller: gomoku_labeller, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
 }
 
 
+def kind_name(cls: type) -> str:
+    """A seat kind as the tests name it: module and class (each game's labeller is a ``Labeller``)."""
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def main(kind: str, folder: str) -> None:
-    (sit,) = [sit for cls, sit in SEATS.items() if cls.__name__ == kind and sit is not None]
+    (sit,) = [sit for cls, sit in SEATS.items() if kind_name(cls) == kind and sit is not None]
     wait = sit([sys.executable, str(Path(__file__).with_name("seat_engine.py")), folder])
     open(os.path.join(folder, "ready"), "w").close()
     while True:  # a fixed-depth search gives up after minutes: ask again

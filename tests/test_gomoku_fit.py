@@ -166,11 +166,11 @@ for line in sys.stdin:
 
 
 def test_label_reads_mates_and_restarts_a_brain_that_stops_answering(tmp_path) -> None:
-    from gomoku_protocol.label import Brain
+    from gomoku_protocol.label import Labeller
     script = tmp_path / "brain.py"
     script.write_text(FAKE_BRAIN)
     # A generous patience: on a loaded machine the fake brain's interpreter alone may take seconds to start.
-    brain = Brain(f"{sys.executable} {script}", 12, 300, patience_s=10.0)
+    brain = Labeller(f"{sys.executable} {script}", 12, 300, patience_s=10.0)
     assert brain.score("h8i9j10") == (30, "a1")
     assert brain.score("h8i9j10k11") == (fit.MATE, "a1")
     assert brain.score("h8i9j10k11l12") == (None, "")  # no answer: restarted, position skipped

@@ -1,6 +1,7 @@
 """Every kind of engine seat sits on engine_core.seat.EngineSeat, and none leaves an engine running: not when
 the program holding it is stopped by Ctrl-C, not when a match of any game is stopped by Ctrl-C or killed."""
 
+import ast
 import importlib
 import pkgutil
 import signal
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine_core.seat import EngineSeat
-from seat_holder import SEATS
+from seat_holder import SEATS, kind_name
 from test_match_games import alive, wait_for
 
 HERE = Path(__file__).parent
@@ -41,6 +42,38 @@ def test_every_kind_of_engine_seat_is_tested_here():
     assert seat_kinds() == set(SEATS)
 
 
+# What starts another program: a module imported, or a function of os. engine_core/pool.py's os.fork is not
+# among them: its workers are this process's own search, not an engine, and die with it.
+PROGRAM_MODULES = {"subprocess", "asyncio.subprocess", "pty"}
+PROGRAM_CALLS = ("system", "popen", "exec", "spawn", "posix_spawn")
+
+
+def starts_a_program(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(alias.name in PROGRAM_MODULES for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module in PROGRAM_MODULES or node.module == "os" and any(
+                alias.name.startswith(PROGRAM_CALLS) for alias in node.names)):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+                node.value.id == "os" and node.attr.startswith(PROGRAM_CALLS)
+                or node.value.id == "asyncio" and node.attr.startswith("create_subprocess")):
+            return True
+    return False
+
+
+def test_only_the_engine_process_class_starts_a_program():
+    """Every engine of every game and tool starts as an engine_core.process.EngineProcess (on a seat):
+    no other module of the packages starts a program."""
+    starters = []
+    for package in PACKAGES:
+        for path in sorted(Path(importlib.import_module(package).__path__[0]).glob("*.py")):
+            if starts_a_program(ast.parse(path.read_text(encoding="utf-8"))):
+                starters.append(f"{package}.{path.stem}")
+    assert starters == ["engine_core.process"]
+    assert starts_a_program(ast.parse("import os\nos.execvp('x', ['x'])"))
+
+
 def start(argv: list[str]) -> subprocess.Popen[bytes]:
     """A program whose SIGINT is at its default, as a foreground command's is at a terminal (a shell that runs
     the tests as a background job would otherwise have it ignored, and exec keeps an ignored signal ignored)."""
@@ -65,7 +98,7 @@ def stop(program: subprocess.Popen[bytes], signum: int) -> int:
         program.kill()
 
 
-@pytest.mark.parametrize("kind", [cls.__name__ for cls, sit in SEATS.items() if sit is not None])
+@pytest.mark.parametrize("kind", [kind_name(cls) for cls, sit in SEATS.items() if sit is not None])
 def test_ctrl_c_leaves_no_engine_of_any_seat_kind_running(tmp_path, kind):
     holder = start([sys.executable, str(HERE / "seat_holder.py"), kind, str(tmp_path)])
     ready = wait_for(lambda: [1] if (tmp_path / "ready").exists() else [], 1)

@@ -12,6 +12,7 @@ import time
 from typing import Optional
 
 from engine_core.args import ArgParser, int_between, program, readable_file
+from engine_core.cli import version_line
 from engine_core.search import MAX_PLY, Limits, Searcher
 from engine_core.seat import EngineSeat
 from engine_core.tt import TransTable
@@ -157,8 +158,6 @@ def run(args: Optional[list[str]] = None) -> int:
         parser.error(f"{len(opts.peer_depth)} --peer-depth for {len(opts.peer)} --peer")
     if opts.records and (opts.peer or opts.perft):
         parser.error("--records searches sanqi alone: no --peer or --perft with it")
-    from engine_core.cli import version_line
-
     if opts.records:
         searches, nodes, cpu = run_records(opts.records, opts.depth)
         print(f"{version_line()}: {searches} positions of {len(opts.records)} games to depth {opts.depth}")

@@ -38,8 +38,8 @@ def main() -> int:
     args = p.parse_args()
     text = read_text(args.games)
     bodies = re.findall(r"\(;(.*?)\)", text, re.S)
-    brain = label.Brain(args.brain, args.depth, 1000)
-    brain.setup[0] = f"START {args.size}"  # label.Brain starts 15x15 boards
+    brain = label.Labeller(args.brain, args.depth, 1000)
+    brain.setup[0] = f"START {args.size}"  # label.Labeller starts 15x15 boards
     brain._restart()
     for body, game in zip(bodies, read_sgf_games(text)):
         ours = 1 if f"PB[{args.name}]" in body else 2
