@@ -2,13 +2,18 @@
 background worker.
 
 stdin is read by one daemon thread into a queue, so a protocol handler can serve ``isready`` or
-``stop`` while a search runs in a :class:`Worker` thread. stdout belongs to the protocol: only
+``stop`` while a search runs in a :class:`Worker` thread. Once the input has ended, that thread
+watches stdout: a search still running may finish and answer (``echo go … | sanqi`` prints its
+move), but when nobody is left to read the answer (the GUI or referee that started us is gone,
+killed without a word) the process ends at once rather than think on for no one. stdout belongs to the protocol: only
 :meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`. Every
 protocol is a :class:`Session`: a table of command words and one rule for a command that is refused
 or fails.
 """
 
+import os
 import queue
+import select
 import sys
 import threading
 import time
@@ -56,6 +61,29 @@ class Channel:
         except (OSError, ValueError) as exc:
             self.log(f"input closed: {exc}")
         self._lines.put((time.perf_counter(), None))
+        if self._watch_output():
+            self.log("input and output closed: nobody reads the answer; exiting")
+            os._exit(0)
+
+    def _watch_output(self) -> bool:
+        """Block until nobody reads the output any more (True), or return False at once when that cannot
+        be watched (not a file descriptor, or no ``poll``, as on Windows). A pipe's or socket's writing end
+        reports POLLERR or POLLHUP, whatever events are asked for, once its reading end is closed."""
+        poll = getattr(select, "poll", None)
+        try:
+            fd = self._out.fileno()
+        except (OSError, ValueError):
+            return False
+        if poll is None:
+            return False
+        watch = poll()
+        watch.register(fd, 0)
+        while True:
+            for _, happened in watch.poll():
+                if happened & select.POLLNVAL:
+                    return False  # the descriptor was closed here: the process is ending anyway
+                if happened & (select.POLLERR | select.POLLHUP):
+                    return True
 
     def get(self, timeout: Optional[float] = None) -> Optional[str]:
         """The next line, None at end of input; raises queue.Empty after ``timeout`` seconds."""

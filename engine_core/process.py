@@ -1,7 +1,11 @@
 """An engine the referee runs: its own process group, buffered bounded reads, writes that never block.
 
-* The engine starts in a new session (its own process group); :meth:`EngineProcess.stop` kills the
-  whole group, so nothing the engine started outlives its seat.
+* The engine starts in a process group of its own, in the referee's session; :meth:`EngineProcess.stop`
+  kills the whole group, so nothing the engine started outlives its seat. Not in a session of its own:
+  when the referee dies without clean-up (SIGKILL), the kernel's rule for an orphaned process group (SIGHUP
+  and SIGCONT to a group that has a stopped member and loses its last parent in the session) ends an
+  engine the referee had suspended, which could notice nothing by itself; a running engine sees its input
+  end and, with nobody left to read its output, leaves (ours: :mod:`engine_core.loop`).
 * Whether the engine has exited is asked of the kernel (``waitid`` without reaping), not inferred
   from its output: a child that inherited the engine's stdout cannot keep a dead engine "alive".
 * Output is read in large chunks by one thread; lines are cut at :data:`MAX_LINE` bytes (the rest
@@ -10,7 +14,7 @@
 * Input is written by another thread, so an engine that stops reading cannot block the referee.
 * Every engine not yet stopped is known to :func:`kill_all`, which runs when the interpreter exits
   (``atexit``: after Ctrl-C too) and which a runner that leaves by ``os._exit`` calls itself: an engine
-  in its own session sees no Ctrl-C, and one the referee had suspended (SIGSTOP) would never read the
+  in its own process group sees no Ctrl-C, and one the referee had suspended (SIGSTOP) would never read the
   end of its input and stay behind.
 
 >>> p = EngineProcess("sh -c 'echo info hello; echo readyok'", None)
@@ -70,7 +74,7 @@ class EngineProcess:
         try:
             log = open(stderr_path, "ab") if stderr_path else None  # noqa: SIM115 - closed below, the engine keeps its copy
             self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL if log is None else log, start_new_session=True)
+                                         stderr=subprocess.DEVNULL if log is None else log, process_group=0)
         except (OSError, ValueError) as exc:
             raise StartError(f"cannot start {command!r}: {exc}") from None
         finally:

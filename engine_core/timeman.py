@@ -2,10 +2,11 @@
 
 Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` and the
 junqi referee's give it (:class:`GameClock`, read by :func:`game_limits` for xiangqi and by
-:func:`per_move` for junqi), and Gomocup's limit a turn and a game (:class:`TurnClock`,
+:func:`share_limits` for junqi), and Gomocup's limit a turn and a game (:class:`TurnClock`,
 :func:`turn_limits`); each is a small request the protocol fills and the time manager reads, as
 Stockfish's ``LimitsType``. The lag that a move's answer meets beyond the engine's own watch is
-measured by one :class:`LagMeter` in every game.
+measured by one :class:`LagMeter` in every game; the CPU share a process gets on a shared machine,
+by :class:`CpuShare`.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
@@ -17,6 +18,7 @@ machine, where a move may reach the GUI a few hundred milliseconds after the sea
   part of the increment, so each move gives back more than it takes until the reserve refills.
 """
 
+import time
 from dataclasses import dataclass
 from typing import Final, Optional
 
@@ -192,6 +194,86 @@ def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> int:
     if limit <= 0:
         return 0
     return max(1, limit - overhead)
+
+
+FULL_SHARE: Final = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
+START_SHARE: Final = FULL_SHARE * 3 / 4  # until measured: a busy machine's (a new engine that assumed a
+#   whole CPU played the first moves of a game late)
+SHARE_WEIGHT: Final = 0.3  # what one move's measurement weighs in the running share
+SHARE_MIN_BUSY: Final = 0.005  # s: a move that computed less is no evidence of the share
+
+
+class CpuShare:
+    """The share of a CPU the process gets while it computes, on a machine it may share: the CPU
+    time of its recent moves over the wall time they did not spend waiting (for worker processes,
+    whose CPU is not ours), averaged with weight ``SHARE_WEIGHT`` a move; ``START_SHARE`` until
+    measured. A starved process is also the one that waits longest for a CPU between two looks at
+    the clock, so :func:`share_limits` scales its budget by the share.
+
+    >>> cpu = CpuShare()
+    >>> cpu.share
+    0.375
+    >>> cpu.observe(0.2, 0.4)  # 0.2 s of CPU in 0.4 s that did not wait: half a CPU
+    >>> round(cpu.share, 4)
+    0.4125
+    >>> cpu.observe(0.9, 0.9), cpu.observe(0.001, 0.004)  # a whole CPU; then too short a move to tell
+    (None, None)
+    >>> round(cpu.share, 3)
+    0.589
+    """
+
+    def __init__(self, share: float = START_SHARE) -> None:
+        self.share = share
+        self.wall = 0.0  # time.perf_counter() when the move's measurement began
+        self.cpu = 0.0  # time.process_time() then
+
+    def start(self) -> float:
+        """Begin a move's measurement; the ``time.perf_counter()`` time it began."""
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self.wall
+
+    def stop(self, waited: float = 0.0) -> None:
+        """End the move's measurement; ``waited``: the seconds it spent waiting for workers."""
+        busy = time.perf_counter() - self.wall - waited
+        self.observe(time.process_time() - self.cpu, busy)
+
+    def observe(self, cpu: float, busy: float) -> None:
+        """One move's evidence: ``cpu`` seconds of CPU time in ``busy`` seconds of wall time."""
+        if busy > SHARE_MIN_BUSY:
+            self.share = (1 - SHARE_WEIGHT) * self.share + SHARE_WEIGHT * min(1.0, cpu / busy)
+
+
+def share_limits(clock: GameClock, share: float, lag: LagMeter, overhead: int, untimed: int) -> tuple[int, int]:
+    """Soft and hard limits for a move that must reach the referee within the request's ``movetime``
+    and its share of the game clock (:func:`per_move`, less the ``overhead`` the reply needs), or
+    ``untimed`` ms when the request gave neither; scaled down while the process gets less than
+    ``FULL_SHARE`` of a CPU (``share``, as :class:`CpuShare` measures it), less the ``lag.peak`` by
+    which the last moves ran over their hard limits (a :meth:`LagMeter.overruns`); at least 10 ms.
+
+    The soft limit (no new iteration) is the hard one where the referee's ``movetime`` or the untimed
+    default bounds the move: that time is this move's, and none of it comes back later (as
+    :func:`game_limits`' time a move). Where the clock's share bounds it, a saved millisecond is
+    shared out again over the moves to come, and the soft limit is ``SOFT_QUARTERS`` of the hard one
+    (as :func:`turn_limits`').
+
+    >>> gone = LagMeter.overruns()
+    >>> [share_limits(GameClock(left, movetime=limit), FULL_SHARE, gone, 80, 1000) for left, limit in ((600000, 1000), (0, 0), (3000, 10000))]
+    [(920, 920), (1000, 1000), (15, 20)]
+    >>> share_limits(GameClock(600000, movetime=1000), FULL_SHARE / 2, gone, 80, 1000)
+    (460, 460)
+    >>> late = LagMeter.overruns()
+    >>> late.observe(60)
+    >>> share_limits(GameClock(600000, movetime=1000), 1.0, late, 80, 1000)
+    (860, 860)
+    >>> share_limits(GameClock(20, movetime=300), FULL_SHARE, gone, 80, 1000)  # a clock that has run out
+    (7, 10)
+    """
+    # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
+    # looks at the clock: it thinks in proportion to the share it gets.
+    scale = min(1.0, share / FULL_SHARE)
+    hard = max(10, int((per_move(clock, overhead) or untimed) * scale) - lag.peak)
+    clock_bound = clock.left > 0 and (clock.movetime <= 0 or max(1, clock.left // HORIZON) < clock.movetime)
+    return (max(1, hard * SOFT_QUARTERS // 4) if clock_bound else hard), hard
 
 
 # --- Gomocup's clocks: a limit a turn and one a game, no increment -----------------------------------

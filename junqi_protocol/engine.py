@@ -15,7 +15,7 @@ import random
 import time
 from typing import Callable, Optional
 
-from engine_core.timeman import GameClock, LagMeter, per_move
+from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Pieces, Rules, report_problem
@@ -32,27 +32,7 @@ UNTIMED_MS = 1000
 # clock: with 60 the referee saw moves of up to 965 ms at a movetime of 1,000; with 80 the longest of
 # 983 was 980 (docs/junqi.md, "Against pfysw/JunQi 2.3").
 OVERHEAD_MS = 80
-FULL_SHARE = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
 MAX_THREADS = 8
-
-
-def think_ms(clock: GameClock, share: float, lag: int) -> int:
-    """The search's budget for the clock request ``go`` gave: the move's limit (``movetime``, at
-    most a thirtieth of the clock) less the time the reply needs to reach the referee, UNTIMED_MS
-    when ``go`` gave neither; scaled down while the process gets less than ``FULL_SHARE`` of a CPU,
-    less the ``lag`` by which the last moves ran over their budgets; at least 10 ms.
-
-    >>> [think_ms(GameClock(left, movetime=limit), FULL_SHARE, 0) for left, limit in ((600000, 1000), (0, 0), (3000, 10000))]
-    [920, 1000, 20]
-    >>> think_ms(GameClock(600000, movetime=1000), FULL_SHARE / 2, 0), think_ms(GameClock(600000, movetime=1000), 1.0, 60)
-    (460, 860)
-    >>> think_ms(GameClock(20, movetime=300), FULL_SHARE, 0)  # a clock that has run out
-    10
-    """
-    # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
-    # looks at the clock: it thinks in proportion to the share it gets.
-    scale = min(1.0, share / FULL_SHARE)
-    return max(10, int((per_move(clock, OVERHEAD_MS) or UNTIMED_MS) * scale) - lag)
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
@@ -78,11 +58,8 @@ class Engine:
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
         self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
-        self.budget: int = 0  # the last search's budget, ms
-        # The CPU our recent moves got for the wall time they did not wait for workers, averaged;
-        # until measured, a busy machine's (the first moves of a game came late when a new engine
-        # assumed a whole CPU).
-        self.share: float = FULL_SHARE * 3 / 4
+        self.budget: int = 0  # the last search's budget (its hard limit), ms
+        self.cpu: CpuShare = CpuShare()  # the CPU our recent moves got for the wall time they did not wait for workers
         habits()  # computed once per process, here rather than at the start of a timed game
 
     def set_option(self, name: str, value: str) -> None:
@@ -177,7 +154,7 @@ class Engine:
         """Our move, or None to pass (only when there is no legal move); ``clock`` is the referee's
         clock request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
         ``time.perf_counter()`` time; by default now)."""
-        begun, cpu0 = time.perf_counter(), time.process_time()
+        begun = self.cpu.start()
         t0 = asked or begun
         moves = self.pos.moves(self.seat)
         if not moves:
@@ -186,14 +163,13 @@ class Engine:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
-            budget = think_ms(clock or GameClock(), self.share, self.lag.peak)
+            # The planner takes one budget, the hard limit; the soft one (no deeper pass) is not yet used.
+            _, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
                                     t0)
             self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
-            busy = time.perf_counter() - begun - self.planner.waited
-            if busy > 0.005:
-                self.share = 0.7 * self.share + 0.3 * min(1.0, (time.process_time() - cpu0) / busy)
+            self.cpu.stop(self.planner.waited)
             if m is not None:
                 return m
         return self.events_player.choose(self, moves)

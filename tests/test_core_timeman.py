@@ -3,10 +3,11 @@ give each game the limits it had before they were shared. The figures marked "be
 main at fe72c27 gave for the same requests, each game with its own code."""
 
 import random
+import time
 from typing import Optional
 
-from engine_core.timeman import GameClock, LagMeter
-from junqi_protocol.engine import think_ms
+from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
+from junqi_protocol.engine import OVERHEAD_MS, UNTIMED_MS
 from junqi_protocol.hosts import LocalAgent
 from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
@@ -98,10 +99,62 @@ JUNQI_BEFORE = {
 }
 
 
+def junqi_limits(clock: GameClock, share: float, lag: int) -> tuple[int, int]:
+    """The core's limits for junqi's request, with junqi's overhead and untimed default."""
+    meter = LagMeter.overruns()
+    meter.observe(lag)
+    return share_limits(clock, share, meter, OVERHEAD_MS, UNTIMED_MS)
+
+
 def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
+    """The hard limit is the one budget junqi's planner takes: the budget it had."""
     for line, before in JUNQI_BEFORE.items():
         clock = go_clock(line.split())
-        assert tuple(think_ms(clock, share, lag) for share, lag in JUNQI_SHARES_AND_LAGS) == before, line
+        assert tuple(junqi_limits(clock, share, lag)[1] for share, lag in JUNQI_SHARES_AND_LAGS) == before, line
+
+
+def test_junqi_s_soft_limit_is_its_hard_one_unless_the_game_clock_bounds_the_move() -> None:
+    for line in JUNQI_BEFORE:
+        clock = go_clock(line.split())
+        for share, lag in JUNQI_SHARES_AND_LAGS:
+            soft, hard = junqi_limits(clock, share, lag)
+            assert 1 <= soft <= hard, line
+            clock_bound = clock.left > 0 and (clock.movetime <= 0 or clock.left // 30 < clock.movetime)
+            assert (soft < hard) == (clock_bound and hard >= 2), (line, share, lag)
+
+
+def old_junqi_share(share: float, cpu: float, busy: float) -> float:
+    """junqi_protocol/engine.py's Engine.choose's CPU share before the core's CpuShare replaced it."""
+    if busy > 0.005:
+        share = 0.7 * share + 0.3 * min(1.0, cpu / busy)
+    return share
+
+
+def test_the_cpu_share_starts_and_averages_as_junqi_s_own_did() -> None:
+    rng = random.Random(3)
+    meter, share = CpuShare(), 0.5 * 3 / 4
+    assert meter.share == share
+    for _ in range(5000):
+        busy = rng.choice([rng.uniform(0.0, 0.01), rng.uniform(0.0, 3.0)])
+        cpu = busy * rng.choice([rng.uniform(0.0, 1.2), 1.0])
+        meter.observe(cpu, busy)
+        share = old_junqi_share(share, cpu, busy)
+        assert meter.share == share
+
+
+def test_the_cpu_share_measures_a_move_by_the_process_s_own_clocks() -> None:
+    meter = CpuShare(0.0)
+    meter.start()
+    end = time.process_time() + 0.05
+    while time.process_time() < end:
+        pass  # computing: the share goes up
+    meter.stop()
+    assert meter.share > 0.0
+    meter = CpuShare(1.0)
+    meter.start()
+    time.sleep(0.05)  # waiting for workers, all of it: no evidence
+    meter.stop(waited=1.0)
+    assert meter.share == 1.0
 
 
 def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:

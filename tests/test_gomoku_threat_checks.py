@@ -1,5 +1,5 @@
 """Threat checks where the opponent threatens: positions from the 20x20 games lost to Pela
-(docs/gomoku.md, "Why 20x20 loses"; found with tests/tools/gomoku_turns.py).
+(docs/results/gomoku.md, "Why 20x20 loses"; found with tests/tools/gomoku_turns.py).
 
 A check is node-bound here (``Brain.max_nodes``) with a deadline far away, so what it decides does
 not depend on how busy the machine is.

@@ -1,5 +1,6 @@
 """Every kind of engine seat sits on engine_core.seat.EngineSeat, and none leaves an engine running: not when
-the program holding it is stopped by Ctrl-C, not when a match of any game is stopped by Ctrl-C or killed."""
+the program holding it is stopped by Ctrl-C, not when a match of any game is stopped by Ctrl-C or killed, and
+not, for our own engines, when the match is killed by SIGKILL and cannot clean up."""
 
 import ast
 import importlib
@@ -7,7 +8,9 @@ import pkgutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -122,3 +125,81 @@ def test_a_match_stopped_by_ctrl_c_or_killed_leaves_no_engine_of_any_game_runnin
     engines = noted(tmp_path)  # with any engine started since
     assert len(first) >= 2 and len(engines) >= len(first)  # the second engine may have started too on a busy machine
     assert sorted(wait_for(lambda: [pid for pid in engines if not alive(pid)], len(engines))) == sorted(engines)
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid``, by their parents in /proc (an engine runs in a process group of its own)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # ended meanwhile
+    found, todo = [], [pid]
+    while todo:
+        above = todo.pop()
+        below = [child for child, parent in parents.items() if parent == above]
+        found += below
+        todo += below
+    return found
+
+
+def proc_text(pid: int, name: str) -> str:
+    try:
+        return (Path("/proc") / str(pid) / name).read_text()
+    except OSError:
+        return ""
+
+
+def thinking_xiangqi(processes: list[int]) -> bool:
+    """A search thread runs beside an engine's main and input threads."""
+    return any("Threads:\t3\n" in proc_text(pid, "status") for pid in processes)
+
+
+def suspended_gomoku(processes: list[int]) -> bool:
+    """The brain whose opponent thinks is stopped (SIGSTOP): it cannot notice its input end."""
+    return any(proc_text(pid, "stat").rsplit(")", 1)[-1].split()[:1] == ["T"] for pid in processes)
+
+
+def thinking_junqi(processes: list[int]) -> bool:
+    """Two engines and the worker process the first search of one of them forked (``threads`` 2)."""
+    return len(processes) >= 3
+
+
+# Clocks on which a killed match finds an engine thinking for a minute or more (xiangqi, junqi) or suspended (gomoku).
+OURS = {"xiangqi": (["--tc", "3600+0"], thinking_xiangqi), "gomoku": (["--turn-ms", "3600000"], suspended_gomoku),
+        "junqi": (["--tc", "3600", "--movetime", "3600", "--each", "option.threads=2"], thinking_junqi)}
+
+
+@pytest.mark.parametrize("game", OURS)
+def test_a_match_killed_by_sigkill_leaves_none_of_our_engines_running(game: str) -> None:
+    """A SIGKILL gives the match no chance to stop its engines. Ours leave by themselves: one that thinks sees its
+    input end with nobody to read its answer (engine_core/loop.py), a gomoku brain suspended while the other
+    thinks is ended by the kernel (SIGHUP and SIGCONT to an orphaned process group with a stopped member), and a
+    search's worker process sees its engine gone (engine_core/pool.py)."""
+    clock, in_game = OURS[game]
+    ours = f"cmd={sys.executable} -m engine_core"
+    runner = subprocess.Popen([sys.executable, "-m", "engine_core", "match", "--game", game, "--engine", ours, "name=a",
+                               "--engine", ours, "name=b", "--games", "2", *clock],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: list[int] = []  # every process the match started, and theirs, as long as it ran
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (len(started) >= 2 and in_game(started)):
+            started = sorted(set(started) | set(descendants(runner.pid)))
+            time.sleep(0.05)
+        playing = in_game(started)
+    finally:
+        runner.kill()
+        runner.wait(timeout=30)
+    assert len(started) >= 2 and playing, started
+    assert within(20, lambda: [pid for pid in started if alive(pid)]) == []
+
+
+def within(seconds: float, left: Callable[[], list[int]]) -> list[int]:
+    """``left()`` once it is empty, or as it is after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while (items := left()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return items
