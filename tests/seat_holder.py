@@ -18,23 +18,23 @@ from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.hosts import CcgcAgent, LineAgent, PipeAgent
-from ucci_engine.arena import Player, XEngine
+from ucci_engine.arena import MatchSeat, XEngine
 from ucci_engine.bench import Peer
 from ucci_engine.position import START_FEN
-from ucci_engine.referee import UcciPlayer
+from ucci_engine.referee import UcciSeat
 from ucci_engine.tune import Labeller
 
 FOREVER = 3600.0
 Wait = Callable[[], object]
 
 
-def ucci_player(command: list[str]) -> Wait:
-    seat = UcciPlayer(command, {})
+def ucci_seat(command: list[str]) -> Wait:
+    seat = UcciSeat(command, {})
     return lambda: seat.think(START_FEN, [], int(FOREVER * 1000), 0, 0)
 
 
-def player(command: list[str]) -> Wait:
-    seat = Player(XEngine(tuple(command), "uci", (), depth=1), None, [])
+def match_seat(command: list[str]) -> Wait:
+    seat = MatchSeat(XEngine(tuple(command), "uci", (), depth=1), None, [])
     return lambda: seat.think(START_FEN, [], 0, 0, 0)
 
 
@@ -73,7 +73,7 @@ def ccgc_agent(command: list[str]) -> Wait:
 
 # Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
 SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
-    UcciPlayer: ucci_player, Player: player, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
+    UcciSeat: ucci_seat, MatchSeat: match_seat, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
     GomokuLabeller: gomoku_labeller, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
 }
 

@@ -1,7 +1,7 @@
 """Xiangqi for ``sanqi match --game xiangqi``: engine processes over UCCI or UCI, our Position as referee.
 
 The game itself is ``ucci_engine.referee.play_game`` (legality, clocks, mate, the league repetition
-rule, 60 moves without a capture, resignation, the ply limit); this module gives it players that
+rule, 60 moves without a capture, resignation, the ply limit); this module gives it seats that
 speak either dialect, may search to a fixed depth or node count (results that do not depend on the
 machine's speed), log their stderr and the time of every move, and writes each game as a PGN that
 the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as ``H2-E2``).
@@ -34,7 +34,7 @@ from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
 from engine_core.ends import End, Forfeit
 from engine_core.matchcli import engine_command, read_book
-from ucci_engine.referee import HANDSHAKE_SECONDS, GameResult, UcciPlayer, play_game, time_control
+from ucci_engine.referee import HANDSHAKE_SECONDS, GameResult, UcciSeat, play_game, time_control
 from ucci_engine.position import START_FEN, Position
 
 if TYPE_CHECKING:
@@ -55,8 +55,9 @@ class XEngine:
     nodes: int = 0
 
 
-class Player(UcciPlayer):
-    """A :class:`UcciPlayer` that may speak UCI, search to a fixed limit and keep its stderr."""
+class MatchSeat(UcciSeat):
+    """The seat ``sanqi match`` gives a xiangqi engine: a :class:`UcciSeat` that may speak UCI instead,
+    search to a fixed limit and keep its stderr."""
 
     def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
         self.engine = engine
@@ -92,7 +93,7 @@ class Player(UcciPlayer):
         return HANDSHAKE_SECONDS * 10 if self.limited else super().patience(mine)
 
     def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        """As :meth:`UcciPlayer.think`, the time kept in ``times``; a search to a fixed limit costs no clock."""
+        """As :meth:`UcciSeat.think`, the time kept in ``times``; a search to a fixed limit costs no clock."""
         line, spent = super().think(fen, moves, mine, inc, theirs)
         self.times.append(int(spent * 1000))
         return line, 0.0 if self.limited else spent
@@ -184,19 +185,19 @@ class XiangqiSetup:
         order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
         fen = self.fens[job.opening]
         times: list[int] = []
-        players: list[Player] = []
+        seats: list[MatchSeat] = []
         try:
             for colour, engine in zip(("red", "black"), order):
                 try:
-                    players.append(Player(self.engines[engine], self.log(job, colour), times))
+                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour), times))
                 except Forfeit as exc:
-                    lost = len(players)  # the colour that did not start loses
+                    lost = len(seats)  # the colour that did not start loses
                     result = GameResult(float(lost), f"{colour} did not start: {exc}", [], exc.end)
                     return self.outcome(job, order, fen, result, times)
-            result = play_game(players[0], players[1], self.base_ms, self.inc_ms, self.max_plies, fen)
+            result = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
-            for player in players:
-                player.close()
+            for seat in seats:
+                seat.close()
         return self.outcome(job, order, fen, result, times)
 
     def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int]) -> Outcome:

@@ -22,7 +22,7 @@ def is_bestmove(line: str) -> bool:
     return line.startswith("bestmove") or line == "nobestmove"
 
 
-class UcciPlayer(EngineSeat):
+class UcciSeat(EngineSeat):
     """An engine process spoken to in UCCI with millisecond times, on an :class:`EngineSeat`.
 
     Starting it waits for the handshake; an engine that cannot start, or does not finish its
@@ -105,11 +105,11 @@ def repetition_verdict(pos: Position) -> Optional[float]:
     return 1.0 if mover_wins == (pos.side == 0) else 0.0
 
 
-def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
+def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
     pos = Position.from_fen(start_fen)
     moves: list[str] = []
     clocks = [base_ms, base_ms]
-    players = [red, black]
+    seats = [red, black]
     while True:
         side = pos.side
         if not pos.legal_moves():
@@ -121,14 +121,14 @@ def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max
             return GameResult(0.5, "60 moves without capture", moves)
         if len(moves) >= max_plies:
             return GameResult(0.5, "adjudicated at the ply limit", moves)
-        line, spent = players[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
+        line, spent = seats[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
         clocks[side] -= int(spent * 1000)
         lost = 0.0 if side == 0 else 1.0
         words = line.split()
         if clocks[side] < 0:
             return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves, End.TIME)
         if len(words) < 2 or words[0] != "bestmove":
-            end = End.ILLEGAL if line else players[side].silence(End.NO_ANSWER)
+            end = End.ILLEGAL if line else seats[side].silence(End.NO_ANSWER)
             return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves, end)
         if "resign" in words[2:]:
             return GameResult(lost, "resigned", moves)
