@@ -123,7 +123,22 @@ class MatchSettings:
 
 
 class Seat:
-    """An in-process baseline: moves at once, never forfeits."""
+    """What the referee asks of a seat: open it for a game, ask it for moves, close it."""
+
+    def open(self, limits: MatchSettings) -> None:
+        raise NotImplementedError
+
+    def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
+        """This seat's move as (x, y) on ``board``, after ``history`` (every move so far, the opening's too),
+        with ``time_left`` ms on its clock; a failure is a :class:`Forfeit`."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class BuiltinSeat(Seat):
+    """The in-process baseline (``proto=builtin cmd=baseline``): moves at once, never forfeits."""
 
     def open(self, limits: MatchSettings) -> None:
         return None
@@ -135,7 +150,7 @@ class Seat:
         return None
 
 
-class BrainProcess(Seat, EngineSeat):
+class GomocupSeat(Seat, EngineSeat):
     """A Gomocup brain over pipes on an :class:`EngineSeat`, suspended whenever it is not its turn.
 
     A brain that cannot start or exits forfeits by a crash, one silent for :data:`START_SECONDS` after
@@ -223,8 +238,8 @@ class GomokuSetup:
 
     def seat(self, engine: int, job: Job, colour: str) -> Seat:
         if not self.commands[engine]:
-            return Seat()
-        return BrainProcess(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
+            return BuiltinSeat()
+        return GomocupSeat(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
 
     def play(self, job: Job) -> Outcome:
         opening = list(self.book[job.opening])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine_core.seat import EngineSeat
-from gomoku_protocol.arena import BrainProcess, MatchSettings
+from gomoku_protocol.arena import GomocupSeat, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
@@ -48,8 +48,8 @@ def labeller(command: list[str]) -> Wait:
     return lambda: seat.score(START_FEN, 1)
 
 
-def brain_process(command: list[str]) -> Wait:
-    seat = BrainProcess(shlex.join(command), (), None)
+def gomocup_seat(command: list[str]) -> Wait:
+    seat = GomocupSeat(shlex.join(command), (), None)
     seat.open(MatchSettings(int(FOREVER * 1000), 0, 0, 0, 15))
     return lambda: time.sleep(FOREVER)  # suspended (SIGSTOP), as a brain is while the other one thinks
 
@@ -73,7 +73,7 @@ def ccgc_agent(command: list[str]) -> Wait:
 
 # Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
 SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
-    UcciSeat: ucci_seat, MatchSeat: match_seat, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
+    UcciSeat: ucci_seat, MatchSeat: match_seat, Peer: peer, Labeller: labeller, GomocupSeat: gomocup_seat,
     GomokuLabeller: gomoku_labeller, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
 }
 

@@ -179,7 +179,7 @@ def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp
 
 
 def test_the_idle_gomoku_brain_is_suspended(tmp_path):
-    brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", (), None)
+    brain = gomoku.GomocupSeat(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", (), None)
     brain.open(gomoku.MatchSettings(1000, 0, 0, 0, 15))
     try:
         assert comes_to_stop(brain.proc.proc.pid)  # stopped until its turn
