@@ -6,7 +6,7 @@ its replies against a deadline and turns every failure into a :class:`engine_cor
 names the :class:`engine_core.ends.End`: an engine that could not start, exited or closed its output
 is a crash; one still running but silent at the deadline has failed as the caller says (``late``:
 out of time during a move, no answer elsewhere). Each game's seat (``UcciSeat``, ``GomocupSeat``,
-``PipeAgent``) and tool (the bench's ``Peer``, the labellers, xiangqi's and gomoku's ``Labeller``) is a subclass that adds only
+``PipeSeat``) and tool (the bench's ``Peer``, the labellers, xiangqi's and gomoku's ``Labeller``) is a subclass that adds only
 its protocol.
 
 >>> seat = EngineSeat()

@@ -17,7 +17,7 @@ from gomoku_protocol.arena import GomocupSeat, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import CcgcAgent, LineAgent, PipeAgent
+from junqi_protocol.hosts import CcgcSeat, JunqiSeat, PipeSeat
 from ucci_engine.arena import MatchSeat, XEngine
 from ucci_engine.bench import Peer
 from ucci_engine.position import START_FEN
@@ -59,14 +59,14 @@ def gomoku_labeller(command: list[str]) -> Wait:
     return lambda: seat.score("h8")
 
 
-def line_agent(command: list[str]) -> Wait:
-    seat = LineAgent(shlex.join(command))
+def junqi_seat(command: list[str]) -> Wait:
+    seat = JunqiSeat(shlex.join(command))
     seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
     return lambda: seat.lineup("", FOREVER)
 
 
-def ccgc_agent(command: list[str]) -> Wait:
-    seat = CcgcAgent(shlex.join(command))
+def ccgc_seat(command: list[str]) -> Wait:
+    seat = CcgcSeat(shlex.join(command))
     seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
     return lambda: seat.lineup("", FOREVER)
 
@@ -74,7 +74,7 @@ def ccgc_agent(command: list[str]) -> Wait:
 # Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
 SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
     UcciSeat: ucci_seat, MatchSeat: match_seat, Peer: peer, Labeller: labeller, GomocupSeat: gomocup_seat,
-    GomokuLabeller: gomoku_labeller, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
+    GomokuLabeller: gomoku_labeller, PipeSeat: None, JunqiSeat: junqi_seat, CcgcSeat: ccgc_seat,
 }
 
 

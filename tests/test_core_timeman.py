@@ -7,7 +7,7 @@ from typing import Optional
 
 from engine_core.timeman import GameClock, LagMeter
 from junqi_protocol.engine import think_ms
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.hosts import BuiltinSeat
 from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
 
@@ -105,7 +105,7 @@ def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
 
 
 def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:
-    seat = LocalAgent("search", 1)
+    seat = BuiltinSeat("search", 1)
     seen: list[Optional[GameClock]] = []
 
     def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:
