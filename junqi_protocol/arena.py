@@ -23,7 +23,7 @@ from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
 from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import Seat
+from junqi_protocol.seats import Seat
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import Referee, make_seat, split_spec
 from junqi_protocol.rules import check_lineup

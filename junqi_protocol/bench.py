@@ -30,7 +30,7 @@ from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, b
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, habits
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee

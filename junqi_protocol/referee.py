@@ -29,7 +29,7 @@ from engine_core.args import (ArgParser, UsageError, guarded, natural_int, posit
 from junqi_protocol.board import Board
 from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
-from junqi_protocol.hosts import ABORTED, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
+from junqi_protocol.seats import ABORTED, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
 from junqi_protocol.lineups import read_deals
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup

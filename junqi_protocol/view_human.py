@@ -17,7 +17,7 @@ from typing import Optional
 from engine_core.ends import End
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.hosts import Seat, SeatError
+from junqi_protocol.seats import Seat, SeatError
 from junqi_protocol.lineups import strong_lineup
 from junqi_protocol.rules import LINEUP_SLOTS, check_lineup, short_lineup, why_illegal
 from junqi_protocol.view import Watch, board_data

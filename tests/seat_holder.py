@@ -17,7 +17,7 @@ from gomoku_protocol.arena import GomocupSeat, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import CcgcSeat, JunqiSeat, PipeSeat
+from junqi_protocol.seats import CcgcSeat, JunqiSeat, PipeSeat
 from ucci_engine.arena import MatchSeat, XEngine
 from ucci_engine.bench import Peer
 from ucci_engine.position import START_FEN

@@ -7,7 +7,7 @@ from typing import Optional
 
 from engine_core.timeman import GameClock, LagMeter
 from junqi_protocol.engine import think_ms
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
 

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.referee import Referee
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, read_deals, strong_lineup
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee

@@ -252,7 +252,7 @@ def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, sig
 
 
 def test_ccgc_end_codes_follow_the_2012_specification():
-    from junqi_protocol.hosts import ABORTED, CcgcSeat
+    from junqi_protocol.seats import ABORTED, CcgcSeat
 
     said: list[str] = []
     player = CcgcSeat("unused")
@@ -264,7 +264,7 @@ def test_ccgc_end_codes_follow_the_2012_specification():
 
 
 def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
-    from junqi_protocol.hosts import SeatError, JunqiSeat
+    from junqi_protocol.seats import SeatError, JunqiSeat
 
     player = JunqiSeat("yes stale")  # prints 'stale' for ever
     player._start()

@@ -10,7 +10,7 @@ from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, full_game
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
 from junqi_protocol.position import Position, zobrist_keys

@@ -297,7 +297,7 @@ def test_a_seats_guesses_cover_the_pieces_hidden_from_it_and_never_call_a_moved_
 def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
     import threading
 
-    from junqi_protocol.hosts import BuiltinSeat
+    from junqi_protocol.seats import BuiltinSeat
     from junqi_protocol.record import Recorder
     from junqi_protocol.referee import Referee
     from junqi_protocol.view_human import HumanSeat
@@ -418,7 +418,7 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
     import time
 
     from junqi_protocol.game import Rules
-    from junqi_protocol.hosts import SeatError
+    from junqi_protocol.seats import SeatError
     from junqi_protocol.view_human import HumanSeat
 
     def swap(text: str, i: int, j: int) -> str:

@@ -168,7 +168,7 @@ class HumanGame:
     """A two-player game refereed in a thread: S is a person's seat (``human``), N the built-in random player."""
 
     def __init__(self, tmp_path, watch: Watch, key: str) -> None:
-        from junqi_protocol.hosts import BuiltinSeat
+        from junqi_protocol.seats import BuiltinSeat
         from junqi_protocol.record import Recorder
         from junqi_protocol.referee import Referee
         from junqi_protocol.view_human import HumanSeat

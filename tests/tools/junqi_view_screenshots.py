@@ -18,7 +18,7 @@ import threading
 
 from playwright.sync_api import sync_playwright
 
-from junqi_protocol.hosts import BuiltinSeat
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import Referee
 from junqi_protocol.view import Watch
