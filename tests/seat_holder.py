@@ -18,10 +18,9 @@ from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
 from junqi_protocol.seats import CcgcSeat, JunqiSeat, PipeSeat
-from ucci_engine.arena import MatchSeat, XEngine
 from ucci_engine.bench import Peer
 from ucci_engine.position import START_FEN
-from ucci_engine.referee import UcciSeat
+from ucci_engine.seats import MatchSeat, UcciSeat, XEngine
 from ucci_engine.tune import Labeller
 
 FOREVER = 3600.0

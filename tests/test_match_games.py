@@ -13,7 +13,7 @@ import pytest
 import gomoku_protocol.arena as gomoku
 import junqi_protocol.arena as junqi
 import ucci_engine.arena as xiangqi
-from ucci_engine import referee
+import ucci_engine.seats as xiangqi_seats
 from conftest import DATA
 from engine_core.matchcli import main, read_book
 from gomoku_protocol.record import read_psq
@@ -307,7 +307,7 @@ for line in sys.stdin:
 @pytest.mark.parametrize("mode, kind", [("illegal", "illegal"), ("silent", "time"), ("exit", "crash"), ("mute", "no answer")])
 def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, monkeypatch, mode, kind):
     if mode == "mute":  # it never answers ucci: a shorter wait, still ample for sanqi to start on a loaded machine
-        monkeypatch.setattr(referee, "HANDSHAKE_SECONDS", 10.0)
+        monkeypatch.setattr(xiangqi_seats, "HANDSHAKE_SECONDS", 10.0)
     (tmp_path / "engine.py").write_text(FAKE_UCCI)
     games, out = match(capsys, "--game", "xiangqi", "--engine", f"cmd={sys.executable} {tmp_path / 'engine.py'} {mode}",
                        "name=fake", "--engine", "cmd=sanqi", "depth=1", "--tc", "1+0", "--games", "2")  # sanqi has no clock to lose on

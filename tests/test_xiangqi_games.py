@@ -7,8 +7,9 @@ import pytest
 
 from conftest import sanqi_command
 from ucci_engine.match import FAIRY_STOCKFISH
-from ucci_engine.referee import UcciSeat, play_game, repetition_verdict
 from ucci_engine.position import START_FEN, Position
+from ucci_engine.referee import play_game, repetition_verdict
+from ucci_engine.seats import UcciSeat
 
 HANG = 120  # seconds without an answer that mean the engine hangs, on however loaded a machine
 
