@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine_core.seat import EngineSeat
-from gomoku_protocol.arena import GomocupSeat, MatchSettings
+from gomoku_protocol.seats import GomocupSeat, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules

@@ -2,7 +2,7 @@
 
 import sys
 
-from gomoku_protocol.arena import GomocupSeat, MatchSettings
+from gomoku_protocol.seats import GomocupSeat, MatchSettings
 
 CHATTY_BRAIN = """
 import sys
