@@ -5,9 +5,10 @@ bounded reads, killed with its group on stop and when the interpreter exits), se
 its replies against a deadline and turns every failure into a :class:`engine_core.ends.Forfeit` that
 names the :class:`engine_core.ends.End`: an engine that could not start, exited or closed its output
 is a crash; one still running but silent at the deadline has failed as the caller says (``late``:
-out of time during a move, no answer elsewhere). Each game's seat (``UcciPlayer``, ``BrainProcess``,
-``PipeAgent``) and tool (the bench's ``Peer``, the labellers, xiangqi's and gomoku's ``Labeller``) is a subclass that adds only
-its protocol.
+out of time during a move, no answer elsewhere). Each game's engine seats, in its ``seats`` module
+(xiangqi's ``UcciSeat`` and ``MatchSeat``, gomoku's ``GomocupSeat``, junqi's ``JunqiSeat`` and
+``CcgcSeat`` on ``PipeSeat``), and each tool's engine (the bench's ``Peer``, xiangqi's and gomoku's
+``Labeller``) is a subclass that adds only its protocol.
 
 >>> seat = EngineSeat()
 >>> seat.start("sh -c 'echo info depth 1; echo ucciok; sleep 60'")

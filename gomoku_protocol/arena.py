@@ -1,14 +1,10 @@
-"""Gomoku for ``sanqi match --game gomoku``: two Gomocup brain processes under the referee's discipline.
+"""Gomoku for ``sanqi match --game gomoku``: two seats, Gomocup brain processes or the built-in baseline.
 
-As Piskvork and GomocupJudge run them: each brain is told the board size, ``timeout_turn``,
-``timeout_match``, ``max_memory``, the rule and, before every move, ``time_left``; its first move of
-a game is asked with ``BOARD`` (the opening's stones, 1 its own, 2 the other's), later ones with
-``TURN``. The idle brain is suspended (SIGSTOP on its process group) while the other thinks. A reply
-may come up to 1 s after its turn's or the game's time is up (the official tolerance); later is a
-loss on time, as is a resident memory over ``max_memory``, an illegal or malformed move, or an exit.
-An engine's ``option.NAME=VALUE`` is sent as ``INFO NAME VALUE`` after the referee's own ``INFO`` lines.
-``proto=builtin cmd=baseline`` is an in-process one-ply pattern player (attack plus weighted defence, the
-seed's scorer, and nothing else).
+The game itself is ``gomoku_protocol.referee.play_game``; the seats, and the discipline a brain is held
+to (as Piskvork and GomocupJudge hold it: START and INFO, suspended while the other thinks, the
+official tolerance, ``max_memory``), are ``gomoku_protocol.seats``. This module reads the openings,
+sits the engines (``proto=gomocup``: a :class:`GomocupSeat`; ``proto=builtin cmd=baseline``: the
+in-process one-ply :class:`BuiltinSeat`) and writes the records.
 
 Openings: one a line, either ``dx,dy, dx,dy, …`` offsets from the centre (the format of
 gomoku_protocol/data/openings.txt) or c-gomoku-cli's ``h8i9j10`` positions. Each game is written as a
@@ -21,33 +17,25 @@ Piskvork ``.psq`` file and appended to ``games.sgf`` (as c-gomoku-cli writes it)
 ;B[hh]C[opening move];W[ii]C[opening move];B[jj]C[812ms])
 """
 
-import signal
-import time
 from argparse import ArgumentParser, Namespace
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, int_between, natural_int, positive_int
+from engine_core.ends import End
 from engine_core.matchcli import engine_command, read_book
-from gomoku_protocol.brain import best_by_pattern
 from gomoku_protocol.data_files import data_file
-from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
+from gomoku_protocol.position import MAX_SIZE, MIN_SIZE
 from gomoku_protocol.record import parse_pos, write_psq
-from engine_core.ends import End, Forfeit
-from engine_core.seat import EngineSeat
+from gomoku_protocol.referee import play_game
+from gomoku_protocol.seats import BuiltinSeat, GomocupSeat, MatchSettings, Options, Seat
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
 
 DEFAULT_PROTO = "gomocup"
-TOLERANCE_MS = 1000
-START_SECONDS = 30.0
-NOISE = ("MESSAGE", "DEBUG", "UNKNOWN", "ERROR", "SUGGEST", "OK")
-CHATTER = ("MESSAGE", "DEBUG")  # lines a brain may print at any time, even before START's OK (Rapfi does)
-RENJU_MOVE_LIMIT = 200
 OPENINGS = data_file("openings.txt")
-Options = tuple[tuple[str, str], ...]
 
 
 def read_openings(text: str) -> list[list[tuple[int, int]]]:
@@ -70,13 +58,6 @@ def read_openings(text: str) -> list[list[tuple[int, int]]]:
         nums = [int(w) for w in words]
         out.append([(nums[k], nums[k + 1]) for k in range(0, len(nums), 2)])
     return out
-
-
-def baseline_move(board: Position) -> int:
-    """The one-ply pattern pick over every point near the stones."""
-    attack, defence = STYLES["balanced"]
-    board.set_style(attack, defence)
-    return best_by_pattern(board, sorted(board.cand))
 
 
 def opening_line(size: int) -> "Callable[[str], Optional[list[tuple[int, int]]]]":
@@ -111,100 +92,6 @@ def sgf_game(head: SgfHead, moves: list[tuple[int, int]], times: list[int], open
 
 
 @dataclass(frozen=True)
-class MatchSettings:
-    """What the referee tells each brain at START and in its INFO lines (the core's search has its own
-    ``Limits``)."""
-
-    turn_ms: int
-    match_ms: int
-    memory: int
-    rule: int
-    size: int
-
-
-class Seat:
-    """An in-process baseline: moves at once, never forfeits."""
-
-    def open(self, limits: MatchSettings) -> None:
-        return None
-
-    def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
-        return board.xy(baseline_move(board))
-
-    def close(self) -> None:
-        return None
-
-
-class BrainProcess(Seat, EngineSeat):
-    """A Gomocup brain over pipes on an :class:`EngineSeat`, suspended whenever it is not its turn.
-
-    A brain that cannot start or exits forfeits by a crash, one silent for :data:`START_SECONDS` after
-    START by no answer, one whose move does not come by its time (with the tolerance) on time.
-    """
-
-    def __init__(self, command: str, options: Options, log: Optional[str]) -> None:
-        self.command = command
-        self.options = options
-        self.log = log
-        self.told = False  # whether this game's stones were sent (BOARD), so later moves come as TURN
-        self.limits = MatchSettings(0, 0, 0, 0, 15)
-
-    def open(self, limits: MatchSettings) -> None:
-        self.limits = limits
-        self.told = False
-        self.start(self.command, self.log)
-        answer = self.ask(f"START {limits.size}", START_SECONDS, CHATTER, End.NO_ANSWER)
-        if answer.split()[0].upper() != "OK":
-            raise Forfeit(End.CRASH, f"START answered {answer[:60]!r}")
-        for key, value in (("timeout_turn", limits.turn_ms), ("timeout_match", limits.match_ms),
-                           ("max_memory", limits.memory), ("rule", limits.rule), ("game_type", 1), *self.options):
-            self.send(f"INFO {key} {value}")
-        self.signal_group(signal.SIGSTOP)
-
-    def ask(self, request: str, seconds: float, skip: tuple[str, ...], late: End) -> str:
-        """Send ``request``; the brain's next line whose first word is not in ``skip`` within ``seconds``."""
-        self.send(request)
-        return self.reply(time.monotonic() + seconds, lambda line: line.split()[0].upper() not in skip, late)
-
-    def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
-        self.signal_group(signal.SIGCONT)
-        self.send(f"INFO time_left {time_left}")
-        if not self.told:
-            first = len(history) % 2  # parity of this brain's stones: black moved first
-            stones = [f"{x},{y},{1 if n % 2 == first else 2}" for n, (x, y) in enumerate(history)]
-            request = "\n".join(["BOARD", *stones, "DONE"]) if history else "BEGIN"
-        else:
-            x, y = history[-1]
-            request = f"TURN {x},{y}"
-        limit = min(self.limits.turn_ms or 10**9, max(0, time_left))
-        line = self.ask(request, (limit + TOLERANCE_MS) / 1000, NOISE, End.TIME)
-        self.signal_group(signal.SIGSTOP)
-        self.told = True
-        over = resident_bytes(self.pid)
-        if self.limits.memory and over > self.limits.memory:
-            raise Forfeit(End.CRASH, f"{over} bytes resident, over max_memory {self.limits.memory}")
-        parts = line.replace(" ", "").split(",")
-        if len(parts) != 2 or not all(p.lstrip("-").isdigit() and len(p) < 6 for p in parts):
-            raise Forfeit(End.ILLEGAL, f"not a move: {line[:60]!r}")
-        return int(parts[0]), int(parts[1])
-
-    def close(self) -> None:
-        self.stop("END")
-
-
-def resident_bytes(pid: int) -> int:
-    """Resident memory of a process from /proc (0 where there is no /proc)."""
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return 0
-
-
-@dataclass(frozen=True)
 class GomokuSetup:
     commands: tuple[str, str]  # '' for the built-in baseline
     options: tuple[Options, Options]
@@ -223,8 +110,8 @@ class GomokuSetup:
 
     def seat(self, engine: int, job: Job, colour: str) -> Seat:
         if not self.commands[engine]:
-            return Seat()
-        return BrainProcess(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
+            return BuiltinSeat()
+        return GomocupSeat(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
 
     def play(self, job: Job) -> Outcome:
         opening = list(self.book[job.opening])
@@ -234,7 +121,7 @@ class GomokuSetup:
         order = (first, 1 - first) if to_move == 0 else (1 - first, first)  # engine playing black, white
         seats = [self.seat(order[0], job, "black"), self.seat(order[1], job, "white")]
         try:
-            winner, reason, moves, times, forfeits = self.game(seats, order, opening)
+            winner, reason, moves, times, forfeits = play_game(seats, order, opening, self.limits)
         finally:
             for s in seats:
                 s.close()
@@ -245,47 +132,6 @@ class GomokuSetup:
         records = {f"game{job.number:05d}.psq": write_psq(size, size, moves, times, names),
                    "games.sgf": sgf_game(head, moves, times, len(opening))}
         return Outcome(job.number, score, reason, len(moves), forfeits, records, forfeits[0][1] if forfeits else End.RESULT)
-
-    def game(self, seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]]
-             ) -> tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]:
-        """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits."""
-        lim = self.limits
-        b = Position(lim.size, lim.size, lim.rule)
-        moves: list[tuple[int, int]] = []
-        times: list[int] = []
-        for x, y in opening:
-            b.play(b.index(x, y), b.side)
-            moves.append((x, y))
-            times.append(0)
-        left = [lim.match_ms or 10**9, lim.match_ms or 10**9]
-        for colour, s in enumerate(seats):
-            try:
-                s.open(lim)
-            except Forfeit as exc:
-                return 1 - colour, f"{'black' if colour == 0 else 'white'} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
-        while True:
-            if b.full() or (b.renju and len(moves) >= RENJU_MOVE_LIMIT):
-                return -1, "board full" if b.full() else "move limit", moves, times, []
-            colour = len(moves) % 2
-            who = "black" if colour == 0 else "white"
-            t0 = time.monotonic()
-            try:
-                x, y = seats[colour].move(b, moves, colour, left[colour])
-                spent = int((time.monotonic() - t0) * 1000)
-                left[colour] -= spent
-                if left[colour] < -TOLERANCE_MS or (lim.turn_ms and spent > lim.turn_ms + TOLERANCE_MS):
-                    raise Forfeit(End.TIME, f"took {spent} ms")
-                if not (0 <= x < lim.size and 0 <= y < lim.size) or not b.legal(b.index(x, y), b.side):
-                    raise Forfeit(End.ILLEGAL, f"illegal move {x},{y}")
-            except Forfeit as exc:
-                return 1 - colour, f"{who} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
-            m = b.index(x, y)
-            won = b.wins_at(m, b.side)
-            b.play(m, b.side)
-            moves.append((x, y))
-            times.append(spent)
-            if won:
-                return colour, "five", moves, times, []
 
 
 def add_options(p: ArgumentParser) -> None:

@@ -73,7 +73,7 @@ def _pair_table(kb: int, kw: int, renju: bool) -> list[int]:
     return t
 
 
-class Line:
+class BoardLine:
     """One line of the board (row, column or diagonal): two bits a cell, updated in place."""
 
     def __init__(self) -> None:
@@ -203,8 +203,8 @@ class Position(SearchPosition):
         self.undo_top = 0
         self.marks: list[int] = []
         # the line through each point in each direction (d * n + i), and the lines themselves
-        self.line_of: list[Line] = []
-        self.lines: list[Line] = []
+        self.line_of: list[BoardLine] = []
+        self.lines: list[BoardLine] = []
         self.attack2 = 0  # both colours' fitted attack weights summed over the board
         self.defence2 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
@@ -238,13 +238,13 @@ class Position(SearchPosition):
             self.undo_top = 0  # nothing to take back on an empty board
 
     def _build_lines(self) -> None:
-        """One Line per row, column and diagonal of the padded grid, holding its cells."""
+        """One BoardLine per row, column and diagonal of the padded grid, holding its cells."""
         s = self.stride
         rows = self.n // s
         # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
         # for the diagonals (offset by rows so that every number is a list index)
         first = [0, rows, rows + s, 2 * (s + rows)]
-        by_id = [Line() for _ in range(3 * (s + rows))]
+        by_id = [BoardLine() for _ in range(3 * (s + rows))]
         self.line_of = [by_id[0]] * (4 * self.n)
         for d in range(4):
             for i in range(self.n):

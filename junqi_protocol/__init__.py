@@ -13,7 +13,7 @@ Modules in reading order:
   style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules),
   ``journal`` (what rebuilds it after a failed command);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
-* the referee and its tools: ``hosts`` (a seat: in process or an engine over pipes), ``referee``
+* the referee and its tools: ``seats`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game
   junqi``), ``bench`` (``sanqi bench junqi``);
 * watching in a browser: ``view`` (a record's replay page, and the referee's games live), ``view_page``

@@ -23,9 +23,9 @@ from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
 from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import Agent
+from junqi_protocol.seats import Seat
 from junqi_protocol.record import Recorder
-from junqi_protocol.referee import Referee, make_agent, split_spec
+from junqi_protocol.referee import Referee, make_seat, split_spec
 from junqi_protocol.rules import check_lineup
 
 if TYPE_CHECKING:
@@ -34,15 +34,15 @@ if TYPE_CHECKING:
 class GivenLineup:
     """A seat whose lineup is imposed: the referee asks for one, the engine is told which."""
 
-    def __init__(self, agent: Agent, lineup: str) -> None:
-        self.agent = agent
+    def __init__(self, player: Seat, lineup: str) -> None:
+        self.player = player
         self.given = lineup
 
     def lineup(self, given: str, timeout: float) -> str:
-        return self.agent.lineup(self.given, timeout)
+        return self.player.lineup(self.given, timeout)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.agent, name)
+        return getattr(self.player, name)
 
 
 def lineup_line(text: str) -> str:
@@ -88,16 +88,16 @@ class JunqiSetup:
     def play(self, job: Job) -> Outcome:
         board = Board(self.variant)
         who = self.seat_engines(job)
-        agents: list[Any] = []
+        players: list[Any] = []
         for seat, engine in enumerate(who):
-            agent = make_agent(self.engines[engine], list(self.options[engine]), job.seed + seat if self.seed_players else None)
+            player = make_seat(self.engines[engine], list(self.options[engine]), job.seed + seat if self.seed_players else None)
             log = engine_log(self.log_dir, job, board.letters[seat])
             if log:
-                agent.log_to(log)
-            agents.append(GivenLineup(agent, self.lineups[job.opening]) if self.lineups else agent)
+                player.log_to(log)
+            players.append(GivenLineup(player, self.lineups[job.opening]) if self.lineups else player)
         text = io.StringIO()
         referee = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms)
-        game = referee.play(job.number, agents)
+        game = referee.play(job.number, players)
         first_team = board.team(who.index(0))
         score = 0.5 if game.winner < 0 else 1.0 if game.winner == first_team else 0.0
         return Outcome(job.number, score, game.reason, game.ply, [(who[seat], end) for seat, end in referee.forfeits],

@@ -30,7 +30,7 @@ from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, b
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, habits
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
@@ -118,7 +118,7 @@ def record_games(variant: str, games: int, seed: int, dealt: bool) -> str:
     if dealt:
         ref.deals = deals(games, board.seats, seed)
     for g in range(1, games + 1):
-        ref.play(g, [LocalAgent("events", seed * 1000 + g * 10 + s) for s in range(board.seats)])
+        ref.play(g, [BuiltinSeat("events", seed * 1000 + g * 10 + s) for s in range(board.seats)])
     return buf.getvalue()
 
 

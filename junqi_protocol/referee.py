@@ -29,12 +29,12 @@ from engine_core.args import (ArgParser, UsageError, guarded, natural_int, posit
 from junqi_protocol.board import Board
 from junqi_protocol.engine import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
-from junqi_protocol.hosts import ABORTED, Agent, AgentError, CcgcAgent, LineAgent, LocalAgent
+from junqi_protocol.seats import ABORTED, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
 from junqi_protocol.lineups import read_deals
 from junqi_protocol.record import Recorder, describe, read_games, replay
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.view import Watch, start_watch, watch_address, write_html
-from junqi_protocol.view_human import HumanAgent
+from junqi_protocol.view_human import HumanSeat
 
 
 class Aborted(BaseException):
@@ -58,7 +58,7 @@ def abort_on_signals() -> None:
 
 
 class Referee:
-    """Runs games between agents; every record line is written the moment it happens."""
+    """Runs games between players; every record line is written the moment it happens."""
 
     def __init__(self, variant: str, rules_text: str, recorder: Recorder, time_ms: int = 600_000,
                  movetime_ms: int = 10_000, lineup_timeout: float = 10.0) -> None:
@@ -83,7 +83,7 @@ class Referee:
             return ""
         return self.deals[(number - 1) // self.deal_every % len(self.deals)][seat]
 
-    def play(self, number: int, agents: list[Agent]) -> Game:
+    def play(self, number: int, players: list[Seat]) -> Game:
         """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
         board = Board(self.variant)
         game = Game(board, Rules(self.variant, self.rules_text))
@@ -91,33 +91,33 @@ class Referee:
         self.headed = self.ended = False
         self.forfeits, self.end = [], End.RESULT
         try:
-            self._play(number, board, game, agents)
+            self._play(number, board, game, players)
         except Exception:  # noqa: BLE001 - a referee bug must still leave a complete record
             sys.stderr.write(traceback.format_exc())
             if not game.over:
                 game.over = True
                 game.winner = -1
                 game.reason = "referee-error"
-            self._end(game, agents)
+            self._end(game, players)
         except Aborted as exc:
-            self._end(game, agents, f"aborted by {exc}")
-            for agent in agents:
-                agent.finish(ABORTED)
+            self._end(game, players, f"aborted by {exc}")
+            for player in players:
+                player.finish(ABORTED)
             raise
         finally:
-            self._stop(agents)
+            self._stop(players)
         return game
 
     @staticmethod
-    def _stop(agents: list[Agent]) -> None:
+    def _stop(players: list[Seat]) -> None:
         """Stop every seat; a signal that arrives meanwhile waits until all are stopped."""
         signalled: Optional[Aborted] = None
-        for agent in agents:
-            agent.quit()
-        for agent in agents:
+        for player in players:
+            player.quit()
+        for player in players:
             for _ in range(2):  # once more if a signal broke the first try (later signals are ignored)
                 try:
-                    agent.close()
+                    player.close()
                     break
                 except Aborted as exc:
                     signalled = exc
@@ -127,19 +127,19 @@ class Referee:
         if signalled is not None:
             raise signalled
 
-    def _head(self, game: Game, agents: list[Agent]) -> None:
+    def _head(self, game: Game, players: list[Seat]) -> None:
         board = game.board
         self.recorder.write({"type": "game", "game": self.number, "variant": board.variant, "rules": game.rules.text(),
-                             "players": {board.letters[s]: agents[s].name for s in range(board.seats)},
+                             "players": {board.letters[s]: players[s].name for s in range(board.seats)},
                              "time": self.time_ms, "movetime": self.movetime_ms})
         self.headed = True
 
-    def _end(self, game: Game, agents: list[Agent], aborted: str = "") -> None:
+    def _end(self, game: Game, players: list[Seat], aborted: str = "") -> None:
         """The ``end`` line, once: the result by the rules, or ``none`` with ``aborted`` as the reason."""
         if self.ended:
             return
         if not self.headed:
-            self._head(game, agents)
+            self._head(game, players)
         if game.over:
             result, reason = team_name(game.board, game.winner), game.reason
         else:
@@ -147,72 +147,72 @@ class Referee:
         self.recorder.write({"type": "end", "game": self.number, "result": result, "reason": reason, "plies": game.ply})
         self.ended = True
 
-    def _play(self, number: int, board: Board, game: Game, agents: list[Agent]) -> None:
+    def _play(self, number: int, board: Board, game: Game, players: list[Seat]) -> None:
         rec = self.recorder
         seats = range(board.seats)
         lineups: dict[int, str] = {}
-        rejected: dict[int, AgentError] = {}
+        rejected: dict[int, SeatError] = {}
         for seat in seats:
-            agent = agents[seat]
+            player = players[seat]
             try:
-                agent.open(board, seat, game.rules, self.time_ms, self.movetime_ms)
-                text = agent.lineup(self.dealt(number, seat), self.lineup_timeout)
+                player.open(board, seat, game.rules, self.time_ms, self.movetime_ms)
+                text = player.lineup(self.dealt(number, seat), self.lineup_timeout)
                 err = check_lineup(text)
                 if err is not None:
-                    agent.error(f"lineup rejected: {err}")
-                    raise AgentError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
+                    player.error(f"lineup rejected: {err}")
+                    raise SeatError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
                 lineups[seat] = short_lineup(text)
-            except AgentError as exc:
+            except SeatError as exc:
                 rejected[seat] = exc
-                sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({agent.name}): {exc}\n")
-        self._head(game, agents)
+                sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({player.name}): {exc}\n")
+        self._head(game, players)
         for seat, text in sorted(lineups.items()):
             game.place(seat, parse_lineup(text))
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
         for seat, why in sorted(rejected.items()):
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
-            agents[seat].close()  # out before play began: its seat is over
+            players[seat].close()  # out before play began: its seat is over
         events: list[Event] = []
         for seat, why in sorted(rejected.items()):
             events += self._out(game, seat, "lineup", why.end)
         for seat in seats:
             if seat in lineups:
-                agents[seat].begin(self._visible(board, game.rules, seat, lineups))
+                players[seat].begin(self._visible(board, game.rules, seat, lineups))
         started = game.start()
         events += started
         self._decided(started)
         rec.write({"type": "start", "game": number, "events": [e.text(board) for e in events]})
-        self._broadcast(game, agents, events)
+        self._broadcast(game, players, events)
         clock = [self.time_ms] * board.seats
         while not game.over:
             seat = game.turn
-            step, got = self._turn(game, agents[seat], clock)
+            step, got = self._turn(game, players[seat], clock)
             rec.write(step)
             if step.get("reason") == "crash":
-                agents[seat].close()
-            self._broadcast(game, agents, got)
-        self._end(game, agents)
-        for agent in agents:
-            agent.finish(game.winner)
+                players[seat].close()
+            self._broadcast(game, players, got)
+        self._end(game, players)
+        for player in players:
+            player.finish(game.winner)
 
-    def _turn(self, game: Game, agent: Agent, clock: list[int]) -> tuple[dict[str, Any], list[Event]]:
+    def _turn(self, game: Game, player: Seat, clock: list[int]) -> tuple[dict[str, Any], list[Event]]:
         """Ask the side to move for its move, rule on the answer: the record's ``step`` and the events."""
         board = game.board
         seat = game.turn
         step: dict[str, Any] = {"type": "step", "game": self.number, "ply": game.ply + 1, "seat": board.letters[seat]}
         t0 = time.monotonic()
         reply: Optional[str] = None
-        failure: Optional[AgentError] = None
+        failure: Optional[SeatError] = None
         try:
-            reply = agent.ask(clock[seat], self.movetime_ms)
-        except AgentError as exc:
+            reply = player.ask(clock[seat], self.movetime_ms)
+        except SeatError as exc:
             failure = exc
         ms = int((time.monotonic() - t0) * 1000)
         clock[seat] -= ms
         step["ms"] = ms
         if failure is None and ms > self.movetime_ms:
-            failure = AgentError(End.TIME, f"replied after {ms} ms")
-        dropped = agent.take_dropped()
+            failure = SeatError(End.TIME, f"replied after {ms} ms")
+        dropped = player.take_dropped()
         if dropped:
             step["dropped"] = dropped
         if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
@@ -236,7 +236,7 @@ class Referee:
                 step["action"] = "move"
                 step["move"] = reply
             else:
-                agent.error(problem)
+                player.error(problem)
                 step.update(action="out", reason="illegal", reply=reply[:200], error=problem)
                 got = self._out(game, seat, "illegal", End.ILLEGAL)
         step["events"] = [e.text(board) for e in got]
@@ -273,18 +273,18 @@ class Referee:
             return {s: t for s, t in lineups.items() if s != seat and board.team(s) == board.team(seat)}
         return {}
 
-    def _broadcast(self, game: Game, agents: list[Agent], events: list[Event]) -> None:
+    def _broadcast(self, game: Game, players: list[Seat], events: list[Event]) -> None:
         """Tell everyone; an engine found dead meanwhile is put out, which is news for the rest."""
         while events:
-            for agent in agents:
+            for player in players:
                 try:
-                    agent.tell(events)
-                except AgentError:
+                    player.tell(events)
+                except SeatError:
                     pass
             events = []
-            for seat, agent in enumerate(agents):
-                if agent.dead and game.alive[seat] and not game.over:
-                    agent.close()
+            for seat, player in enumerate(players):
+                if player.dead and game.alive[seat] and not game.over:
+                    player.close()
                     got = self._out(game, seat, "crash", End.CRASH)
                     self.recorder.write({"type": "step", "game": self.number, "ply": game.ply, "seat": game.board.letters[seat],
                                          "action": "out", "reason": "crash", "ms": 0,
@@ -325,18 +325,18 @@ def log_folder(text: str) -> str:
     return text
 
 
-def make_agent(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
-               key: str = "") -> Agent:
+def make_seat(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
+              key: str = "") -> Seat:
     kind, command = split_spec(spec)
     if kind == "human":
         if watch is None:
             raise UsageError("a human plays in the browser: add --watch [HOST:]PORT")
-        return HumanAgent(watch, key, seed)
+        return HumanSeat(watch, key, seed)
     if kind == "builtin":
-        return LocalAgent(spec, seed, options)
+        return BuiltinSeat(spec, seed, options)
     if kind == "ccgc":
-        return CcgcAgent(command)
-    return LineAgent(command, options)
+        return CcgcSeat(command)
+    return JunqiSeat(command, options)
 
 
 def _parse_options(items: list[str], engines: int) -> list[list[tuple[str, str]]]:
@@ -477,12 +477,12 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
             number = first + g - 1
             who = [(s + g - 1) % n for s in range(seats)]
             seed = None if opts.seed is None else opts.seed * 1000 + g
-            agents = [make_agent(opts.engines[i], per[i], None if seed is None else seed + s, watch, keys.get(i, ""))
+            players = [make_seat(opts.engines[i], per[i], None if seed is None else seed + s, watch, keys.get(i, ""))
                       for s, i in enumerate(who)]
             if opts.engine_log:
-                for s, agent in enumerate(agents):
-                    agent.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))
-            game = referee.play(number, agents)
+                for s, player in enumerate(players):
+                    player.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))
+            game = referee.play(number, players)
             for s, i in enumerate(who):
                 col = 1 if game.winner < 0 else 0 if board.team(s) == game.winner else 2
                 if s == who.index(i):  # count each engine once per game

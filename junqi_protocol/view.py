@@ -283,10 +283,10 @@ class Watch:
         self.prog = "sanqi referee"  # the name its stderr lines begin with
         self.streams: dict[str, int] = {}  # key -> open streams of the pages holding it
         self.cond = threading.Condition()
-        self.humans: dict[str, Any] = {}  # key -> HumanAgent of the seat it plays now
+        self.humans: dict[str, Any] = {}  # key -> HumanSeat of the seat it plays now
         self.keys: set[str] = set()  # the keys of seats played by a person, valid from when they are printed
         # Whose eyes a key's stream shows each game through: the seat each key holds (told by its
-        # HumanAgent when the referee seats it, before the game's ``game`` line) and who sees whom.
+        # HumanSeat when the referee seats it, before the game's ``game`` line) and who sees whom.
         self.seating: dict[str, str] = {}  # key -> seat letter, for the game about to start
         self.key_seats: dict[Any, dict[str, str]] = {}  # game number -> {key: seat letter}
         self.sees: dict[Any, dict[str, str]] = {}  # game number -> who_sees

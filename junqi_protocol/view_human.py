@@ -17,7 +17,7 @@ from typing import Optional
 from engine_core.ends import End
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.hosts import Agent, AgentError
+from junqi_protocol.seats import Seat, SeatError
 from junqi_protocol.lineups import strong_lineup
 from junqi_protocol.rules import LINEUP_SLOTS, check_lineup, short_lineup, why_illegal
 from junqi_protocol.view import Watch, board_data
@@ -25,7 +25,7 @@ from junqi_protocol.view import Watch, board_data
 PROPOSALS = 12  # lineups from the generator the page can cycle through
 
 
-class HumanAgent(Agent):
+class HumanSeat(Seat):
     """The referee's side of a person's seat: every answer comes from the page holding ``key``."""
 
     def __init__(self, watch: Watch, key: str, seed: Optional[int] = None) -> None:
@@ -64,7 +64,7 @@ class HumanAgent(Agent):
             with self.cond:
                 self.settling = False
         if answer is None:
-            raise AgentError(End.NO_ANSWER, f"no lineup from the browser within {self.lineup_ms} ms (the game clock)")
+            raise SeatError(End.NO_ANSWER, f"no lineup from the browser within {self.lineup_ms} ms (the game clock)")
         return answer
 
     def offer_lineup(self, text: str) -> Optional[str]:
@@ -110,7 +110,7 @@ class HumanAgent(Agent):
             with self.cond:
                 self.asking = 0
         if answer is None:
-            raise AgentError(End.NO_ANSWER, f"no move from the browser within {min(time_left_ms, movetime_ms)} ms")
+            raise SeatError(End.NO_ANSWER, f"no move from the browser within {min(time_left_ms, movetime_ms)} ms")
         return answer
 
     def offer_move(self, ask_id: int, move: str) -> Optional[str]:

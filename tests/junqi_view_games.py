@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
 from junqi_protocol.rules import LETTERS, parse_lineup
@@ -19,7 +19,7 @@ def played(variant: str, seed: int, styles: tuple[str, ...] = ("random", "events
     """One game's record lines, between built-in players."""
     buf = io.StringIO()
     seats = 4 if variant == "4p" else 2
-    Referee(variant, rules, Recorder(buf)).play(1, [LocalAgent(styles[s % len(styles)], seed * 10 + s) for s in range(seats)])
+    Referee(variant, rules, Recorder(buf)).play(1, [BuiltinSeat(styles[s % len(styles)], seed * 10 + s) for s in range(seats)])
     return read_games(buf.getvalue().splitlines())[0]
 
 
@@ -56,7 +56,7 @@ def steps(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [o for o in lines if o["type"] == "step"]
 
 
-class GatedAgent(LocalAgent):
+class GatedSeat(BuiltinSeat):
     """A built-in player that moves only when the test lets it: one ``gate.release()`` per move."""
 
     def __init__(self, style: str, seed: int, gate: threading.Semaphore) -> None:
@@ -78,14 +78,14 @@ class GatedGame:
         self.out = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the game is over
         # movetime is large: the referee's clock must not count the time a move waits for the test.
         self.referee = Referee("4p", "", Recorder(self.out, watchers), 10**9, 10**9)
-        agents = [GatedAgent(("random", "events")[s % 2], seed * 10 + s, self.gate) for s in range(4)]
+        players = [GatedSeat(("random", "events")[s % 2], seed * 10 + s, self.gate) for s in range(4)]
         self.game: Optional[Game] = None
-        self.thread = threading.Thread(target=self._run, args=(agents,), daemon=True)
+        self.thread = threading.Thread(target=self._run, args=(players,), daemon=True)
         self.thread.start()
 
-    def _run(self, agents: list[LocalAgent]) -> None:
+    def _run(self, players: list[BuiltinSeat]) -> None:
         try:
-            self.game = self.referee.play(1, list(agents))
+            self.game = self.referee.play(1, list(players))
         finally:
             self.out.close()
 

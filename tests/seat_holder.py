@@ -13,28 +13,27 @@ from pathlib import Path
 from typing import Callable
 
 from engine_core.seat import EngineSeat
-from gomoku_protocol.arena import BrainProcess, MatchSettings
+from gomoku_protocol.seats import GomocupSeat, MatchSettings
 from gomoku_protocol.label import Labeller as GomokuLabeller
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
-from junqi_protocol.hosts import CcgcAgent, LineAgent, PipeAgent
-from ucci_engine.arena import Player, XEngine
+from junqi_protocol.seats import CcgcSeat, JunqiSeat, PipeSeat
 from ucci_engine.bench import Peer
 from ucci_engine.position import START_FEN
-from ucci_engine.referee import UcciPlayer
+from ucci_engine.seats import MatchSeat, UcciSeat, XEngine
 from ucci_engine.tune import Labeller
 
 FOREVER = 3600.0
 Wait = Callable[[], object]
 
 
-def ucci_player(command: list[str]) -> Wait:
-    seat = UcciPlayer(command, {})
+def ucci_seat(command: list[str]) -> Wait:
+    seat = UcciSeat(command, {})
     return lambda: seat.think(START_FEN, [], int(FOREVER * 1000), 0, 0)
 
 
-def player(command: list[str]) -> Wait:
-    seat = Player(XEngine(tuple(command), "uci", (), depth=1), None, [])
+def match_seat(command: list[str]) -> Wait:
+    seat = MatchSeat(XEngine(tuple(command), "uci", (), depth=1), None, [])
     return lambda: seat.think(START_FEN, [], 0, 0, 0)
 
 
@@ -48,8 +47,8 @@ def labeller(command: list[str]) -> Wait:
     return lambda: seat.score(START_FEN, 1)
 
 
-def brain_process(command: list[str]) -> Wait:
-    seat = BrainProcess(shlex.join(command), (), None)
+def gomocup_seat(command: list[str]) -> Wait:
+    seat = GomocupSeat(shlex.join(command), (), None)
     seat.open(MatchSettings(int(FOREVER * 1000), 0, 0, 0, 15))
     return lambda: time.sleep(FOREVER)  # suspended (SIGSTOP), as a brain is while the other one thinks
 
@@ -59,22 +58,22 @@ def gomoku_labeller(command: list[str]) -> Wait:
     return lambda: seat.score("h8")
 
 
-def line_agent(command: list[str]) -> Wait:
-    seat = LineAgent(shlex.join(command))
+def junqi_seat(command: list[str]) -> Wait:
+    seat = JunqiSeat(shlex.join(command))
     seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
     return lambda: seat.lineup("", FOREVER)
 
 
-def ccgc_agent(command: list[str]) -> Wait:
-    seat = CcgcAgent(shlex.join(command))
+def ccgc_seat(command: list[str]) -> Wait:
+    seat = CcgcSeat(shlex.join(command))
     seat.open(Board("2p"), 0, Rules("2p"), int(FOREVER * 1000), int(FOREVER * 1000))
     return lambda: seat.lineup("", FOREVER)
 
 
 # Every kind of engine seat, by class, and how to sit one and wait on it; None for a base no game uses alone.
 SEATS: dict[type[EngineSeat], "Callable[[list[str]], Wait] | None"] = {
-    UcciPlayer: ucci_player, Player: player, Peer: peer, Labeller: labeller, BrainProcess: brain_process,
-    GomokuLabeller: gomoku_labeller, PipeAgent: None, LineAgent: line_agent, CcgcAgent: ccgc_agent,
+    UcciSeat: ucci_seat, MatchSeat: match_seat, Peer: peer, Labeller: labeller, GomocupSeat: gomocup_seat,
+    GomokuLabeller: gomoku_labeller, PipeSeat: None, JunqiSeat: junqi_seat, CcgcSeat: ccgc_seat,
 }
 
 

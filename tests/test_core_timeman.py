@@ -8,7 +8,7 @@ from typing import Optional
 
 from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
 from junqi_protocol.engine import OVERHEAD_MS, UNTIMED_MS
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
 
@@ -158,7 +158,7 @@ def test_the_cpu_share_measures_a_move_by_the_process_s_own_clocks() -> None:
 
 
 def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:
-    seat = LocalAgent("search", 1)
+    seat = BuiltinSeat("search", 1)
     seen: list[Optional[GameClock]] = []
 
     def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:

@@ -2,7 +2,7 @@
 
 import sys
 
-from gomoku_protocol.arena import BrainProcess, MatchSettings
+from gomoku_protocol.seats import GomocupSeat, MatchSettings
 
 CHATTY_BRAIN = """
 import sys
@@ -18,7 +18,7 @@ for line in sys.stdin:
 
 def test_messages_before_starts_ok_are_skipped(tmp_path) -> None:
     (tmp_path / "brain.py").write_text(CHATTY_BRAIN)
-    seat = BrainProcess(f"{sys.executable} {tmp_path / 'brain.py'}", (), None)
+    seat = GomocupSeat(f"{sys.executable} {tmp_path / 'brain.py'}", (), None)
     try:
         seat.open(MatchSettings(turn_ms=1000, match_ms=0, memory=0, rule=0, size=15))
     finally:

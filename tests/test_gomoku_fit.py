@@ -9,9 +9,9 @@ import sys
 from engine_core.args import UsageError
 from gomoku_protocol import fit, fit_order, weights
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.arena import baseline_move
 from gomoku_protocol.position import Position
 from gomoku_protocol.record import read_sgf_games
+from gomoku_protocol.seats import baseline_move
 from conftest import DATA, ROOT
 
 

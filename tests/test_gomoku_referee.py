@@ -13,9 +13,9 @@ import time
 import pytest
 
 from conftest import Session
-from gomoku_protocol.arena import baseline_move
 from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK
+from gomoku_protocol.seats import baseline_move
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
 MB = 1 << 20

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.referee import Referee
 
@@ -16,7 +16,7 @@ def test_hundred_random_games(variant, seats):
     buf = io.StringIO()
     ref = Referee(variant, "", Recorder(buf))
     for g in range(1, 101):
-        game = ref.play(g, [LocalAgent("random", g * 10 + s) for s in range(seats)])
+        game = ref.play(g, [BuiltinSeat("random", g * 10 + s) for s in range(seats)])
         assert game.over and game.reason in ENDINGS
     games = read_games(buf.getvalue().splitlines())
     assert len(games) == 100

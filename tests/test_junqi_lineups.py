@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, read_deals, strong_lineup
 from junqi_protocol.record import Recorder, read_games
 from junqi_protocol.referee import Referee
@@ -40,7 +40,7 @@ def test_referee_deals_each_deal_to_both_engines():
     ref.deals = deals(2, 2, 5)
     ref.deal_every = 2
     for g in range(1, 5):
-        ref.play(g, [LocalAgent("random", g * 10 + s) for s in range(2)])
+        ref.play(g, [BuiltinSeat("random", g * 10 + s) for s in range(2)])
     for n, lines in enumerate(read_games(buf.getvalue().splitlines())):
         got = [obj["lineup"] for obj in lines if obj["type"] == "lineup"]
         assert got == ref.deals[n // 2]

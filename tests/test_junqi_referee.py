@@ -252,28 +252,28 @@ def test_interrupted_referee_ends_the_record_and_stops_the_engines(tmp_path, sig
 
 
 def test_ccgc_end_codes_follow_the_2012_specification():
-    from junqi_protocol.hosts import ABORTED, CcgcAgent
+    from junqi_protocol.seats import ABORTED, CcgcSeat
 
     said: list[str] = []
-    agent = CcgcAgent("unused")
-    agent.send = said.append
-    agent.seat = 1
+    player = CcgcSeat("unused")
+    player.send = said.append
+    player.seat = 1
     for winner in (1, 0, ABORTED, -1):  # won, lost, abnormal end, draw (no code: no END line)
-        agent.finish(winner)
+        player.finish(winner)
     assert said == ["END 1", "END 0", "END 2"]
 
 
 def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
-    from junqi_protocol.hosts import AgentError, LineAgent
+    from junqi_protocol.seats import SeatError, JunqiSeat
 
-    agent = LineAgent("yes stale")  # prints 'stale' for ever
-    agent._start()
-    agent.resync()  # as after a timeout: every line until readyok is stale
-    agent.drain()  # takes what is there, however fast more comes
-    with pytest.raises(AgentError) as caught:
-        agent.read(0.5)
+    player = JunqiSeat("yes stale")  # prints 'stale' for ever
+    player._start()
+    player.resync()  # as after a timeout: every line until readyok is stale
+    player.drain()  # takes what is there, however fast more comes
+    with pytest.raises(SeatError) as caught:
+        player.read(0.5)
     assert caught.value.reason == "timeout"
-    dropped = agent.take_dropped()
+    dropped = player.take_dropped()
     assert dropped[:20] == ["stale"] * 20 and dropped[20].startswith("... and ")
-    agent.close()
-    assert agent.proc is not None and agent.proc.exit_code() is not None
+    player.close()
+    assert player.proc is not None and player.proc.exit_code() is not None

@@ -10,7 +10,7 @@ from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, full_game
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
 from junqi_protocol.position import Position, zobrist_keys
@@ -85,9 +85,9 @@ def test_takes_an_exposed_flag_by_a_shortest_route(blockers):
 def test_search_finishes_legal_games_against_the_yardsticks():
     buf = io.StringIO()
     ref = Referee("4p", "nocapture=20", Recorder(buf), 600_000, 60)
-    ref.play(1, [LocalAgent(("search", "random")[s % 2], s) for s in range(4)])
+    ref.play(1, [BuiltinSeat(("search", "random")[s % 2], s) for s in range(4)])
     ref2 = Referee("2p", "", Recorder(buf), 600_000, 60)
-    ref2.play(2, [LocalAgent(("events", "search")[s], s) for s in range(2)])
+    ref2.play(2, [BuiltinSeat(("events", "search")[s], s) for s in range(2)])
     for lines in read_games(buf.getvalue().splitlines()):
         assert replay(lines)[1] == []
         assert not [o for o in lines if o["type"] == "step" and o["action"] == "out" and o.get("reason") == "illegal"]

@@ -223,12 +223,12 @@ def test_the_referee_announces_where_to_watch(tmp_path):
 
 
 def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_turn():
-    from junqi_protocol.view_human import HumanAgent
+    from junqi_protocol.view_human import HumanSeat
 
     watch = Watch("127.0.0.1", 0)
     try:
         watch.keys.add("the-key")  # as the referee does when it prints the key
-        HumanAgent(watch, "the-key")
+        HumanSeat(watch, "the-key")
         port = watch.server.server_address[1]
 
         def post(path: str, body: dict) -> tuple[int, str]:
@@ -246,7 +246,7 @@ def test_only_the_page_holding_a_seats_key_may_send_it_a_move_and_only_in_its_tu
         conn.request("GET", "/events?play=a-guess")
         assert conn.getresponse().status == 403
         conn.close()
-        # A key is good from when the referee prints it, before its seat's agent exists: a page that
+        # A key is good from when the referee prints it, before its seat's player exists: a page that
         # comes at once is served (and told to wait), not refused.
         watch.keys.add("printed")
         assert post("/lineup", {"play": "printed", "lineup": "abc"}) == (409, "the seat is not asking anything yet")
@@ -297,10 +297,10 @@ def test_a_seats_guesses_cover_the_pieces_hidden_from_it_and_never_call_a_moved_
 def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
     import threading
 
-    from junqi_protocol.hosts import LocalAgent
+    from junqi_protocol.seats import BuiltinSeat
     from junqi_protocol.record import Recorder
     from junqi_protocol.referee import Referee
-    from junqi_protocol.view_human import HumanAgent
+    from junqi_protocol.view_human import HumanSeat
 
     watch = Watch("127.0.0.1", 0)
     port = watch.server.server_address[1]
@@ -308,8 +308,8 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
         out = open(tmp_path / "h.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed below
         referee = Referee("2p", "", Recorder(out, [watch.push]), 600_000, 120_000)
         watch.keys.add("k")
-        agents = [HumanAgent(watch, "k"), LocalAgent("random", 3)]
-        thread = threading.Thread(target=referee.play, args=(1, agents), daemon=True)
+        players = [HumanSeat(watch, "k"), BuiltinSeat("random", 3)]
+        thread = threading.Thread(target=referee.play, args=(1, players), daemon=True)
         thread.start()
 
         def post(path: str, body: dict) -> int:
@@ -344,15 +344,15 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
 @pytest.mark.parametrize("variant,seed,rules,seat", [("2p", 5, "", "N"), ("4p", 2, "info=allies", "E")])
 def test_a_persons_stream_is_masked_by_the_seat_the_referee_gave_it_even_when_it_reconnects_mid_game(variant, seed, rules, seat):
     from junqi_protocol.game import Rules
-    from junqi_protocol.view_human import HumanAgent
+    from junqi_protocol.view_human import HumanSeat
 
     lines = played(variant, seed, rules=rules)
     board = Board(variant)
     watch = Watch("127.0.0.1", 0)
     try:
         watch.keys.update(("k", "watcher"))
-        person = HumanAgent(watch, "k")
-        HumanAgent(watch, "watcher")  # a key the referee seated nowhere: it is shown no kind at all
+        person = HumanSeat(watch, "k")
+        HumanSeat(watch, "watcher")  # a key the referee seated nowhere: it is shown no kind at all
         person.open(board, board.letters.index(seat), Rules(variant, rules), 600_000, 10_000)  # as the referee does, before the game line
         for obj in lines:
             watch.push(obj)
@@ -418,8 +418,8 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
     import time
 
     from junqi_protocol.game import Rules
-    from junqi_protocol.hosts import AgentError
-    from junqi_protocol.view_human import HumanAgent
+    from junqi_protocol.seats import SeatError
+    from junqi_protocol.view_human import HumanSeat
 
     def swap(text: str, i: int, j: int) -> str:
         letters = list(text)
@@ -452,10 +452,10 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
         thread.join(10)
         assert got == [legal]
         # Nobody at the page: the seat waits as long as its game clock, then gives no lineup.
-        late = HumanAgent(watch, "late")
+        late = HumanSeat(watch, "late")
         late.open(Board("2p"), 1, Rules("2p", ""), 300, 10_000)
         t0 = time.monotonic()
-        with pytest.raises(AgentError, match="no lineup from the browser within 300 ms"):
+        with pytest.raises(SeatError, match="no lineup from the browser within 300 ms"):
             late.lineup("", 10.0)
         assert time.monotonic() - t0 < 5
     finally:
@@ -540,14 +540,14 @@ def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_
 
 def _person_choosing_a_lineup(watch, seat, dealt):
     """A person's seat (key "k") of a two-player game, waiting in its own thread for a lineup from
-    the page: the agent, that thread, and the list the lineup it returns will be put in."""
+    the page: the player, that thread, and the list the lineup it returns will be put in."""
     import threading
     import time
 
     from junqi_protocol.game import Rules
-    from junqi_protocol.view_human import HumanAgent
+    from junqi_protocol.view_human import HumanSeat
 
-    person = HumanAgent(watch, "k", 1)
+    person = HumanSeat(watch, "k", 1)
     person.open(Board("2p"), seat, Rules("2p", ""), 600_000, 10_000)
     got: list[str] = []
     thread = threading.Thread(target=lambda: got.append(person.lineup(dealt, 10.0)), daemon=True)

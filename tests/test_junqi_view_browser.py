@@ -168,22 +168,22 @@ class HumanGame:
     """A two-player game refereed in a thread: S is a person's seat (``human``), N the built-in random player."""
 
     def __init__(self, tmp_path, watch: Watch, key: str) -> None:
-        from junqi_protocol.hosts import LocalAgent
+        from junqi_protocol.seats import BuiltinSeat
         from junqi_protocol.record import Recorder
         from junqi_protocol.referee import Referee
-        from junqi_protocol.view_human import HumanAgent
+        from junqi_protocol.view_human import HumanSeat
 
         self.path = tmp_path / "human.jsonl"
         self.out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed when the game is over
         self.referee = Referee("2p", "", Recorder(self.out, [watch.push]), 600_000, 120_000)
         watch.keys.add(key)
-        self.agents = [HumanAgent(watch, key, 1), LocalAgent("random", 5)]
+        self.players = [HumanSeat(watch, key, 1), BuiltinSeat("random", 5)]
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         try:
-            self.referee.play(1, self.agents)
+            self.referee.play(1, self.players)
         finally:
             self.out.close()
 

@@ -11,11 +11,13 @@ from typing import Callable
 import pytest
 
 import gomoku_protocol.arena as gomoku
+import gomoku_protocol.seats as gomoku_seats
 import junqi_protocol.arena as junqi
 import ucci_engine.arena as xiangqi
-from ucci_engine import referee
+import ucci_engine.seats as xiangqi_seats
 from conftest import DATA
 from engine_core.matchcli import main, read_book
+from gomoku_protocol.position import Position as GomokuPosition
 from gomoku_protocol.record import read_psq
 from junqi_protocol.record import read_games, replay
 from ucci_engine.position import Position
@@ -168,7 +170,7 @@ for line in sys.stdin:
                                         ("mute", "no answer")])
 def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp_path, monkeypatch, mode, kind):
     if mode == "mute":  # it never answers START: a shorter wait than a real brain's loading its weights is allowed
-        monkeypatch.setattr(gomoku, "START_SECONDS", 3.0)
+        monkeypatch.setattr(gomoku_seats, "START_SECONDS", 3.0)
     (tmp_path / "brain.py").write_text(FAKE_BRAIN)
     (tmp_path / "book.txt").write_text("0,0, 1,0\n")  # the centre (7,7) is taken, black to move
     games, out = match(capsys, "--game", "gomoku", "--engine", f"cmd={sys.executable} {tmp_path / 'brain.py'} {mode}",
@@ -179,11 +181,11 @@ def test_a_gomoku_brain_that_breaks_the_referees_discipline_forfeits(capsys, tmp
 
 
 def test_the_idle_gomoku_brain_is_suspended(tmp_path):
-    brain = gomoku.BrainProcess(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", (), None)
-    brain.open(gomoku.MatchSettings(1000, 0, 0, 0, 15))
+    brain = gomoku_seats.GomocupSeat(f"{sys.executable} -c 'import sys\nfor l in sys.stdin: print(\"OK\" if l.startswith(\"START\") else \"7,7\", flush=True)'", (), None)
+    brain.open(gomoku_seats.MatchSettings(1000, 0, 0, 0, 15))
     try:
         assert comes_to_stop(brain.proc.proc.pid)  # stopped until its turn
-        board = gomoku.Position(15, 15, 0)
+        board = GomokuPosition(15, 15, 0)
         assert brain.move(board, [], 0, 10_000) == (7, 7)
         assert comes_to_stop(brain.proc.proc.pid)
     finally:
@@ -307,7 +309,7 @@ for line in sys.stdin:
 @pytest.mark.parametrize("mode, kind", [("illegal", "illegal"), ("silent", "time"), ("exit", "crash"), ("mute", "no answer")])
 def test_a_xiangqi_engine_that_misbehaves_forfeits_by_kind(capsys, tmp_path, monkeypatch, mode, kind):
     if mode == "mute":  # it never answers ucci: a shorter wait, still ample for sanqi to start on a loaded machine
-        monkeypatch.setattr(referee, "HANDSHAKE_SECONDS", 10.0)
+        monkeypatch.setattr(xiangqi_seats, "HANDSHAKE_SECONDS", 10.0)
     (tmp_path / "engine.py").write_text(FAKE_UCCI)
     games, out = match(capsys, "--game", "xiangqi", "--engine", f"cmd={sys.executable} {tmp_path / 'engine.py'} {mode}",
                        "name=fake", "--engine", "cmd=sanqi", "depth=1", "--tc", "1+0", "--games", "2")  # sanqi has no clock to lose on

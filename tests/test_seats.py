@@ -1,6 +1,7 @@
 """Every kind of engine seat sits on engine_core.seat.EngineSeat, and none leaves an engine running: not when
 the program holding it is stopped by Ctrl-C, not when a match of any game is stopped by Ctrl-C or killed, and
-not, for our own engines, when the match is killed by SIGKILL and cannot clean up."""
+not, for our own engines, when the match is killed by SIGKILL and cannot clean up. Each game keeps its seats
+in ``seats.py`` under names of one pattern, and no class name means two things."""
 
 import ast
 import importlib
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 import pytest
@@ -43,6 +45,79 @@ def seat_kinds() -> set[type]:
 
 def test_every_kind_of_engine_seat_is_tested_here():
     assert seat_kinds() == set(SEATS)
+
+
+# Issue 42, item 4, the same shape in every game: each game package has ``seats.py`` (what its referee sits an
+# engine on, a class per protocol named ``<Protocol>Seat``), ``referee.py`` (the loop that plays one game) and
+# ``arena.py`` (``sanqi match``'s setup). The engines a tool starts (bench's ``Peer``, the labellers) stay with it.
+GAMES = ("ucci_engine", "gomoku_protocol", "junqi_protocol")
+ENGINE_SEATS = {
+    "ucci_engine": {"UcciSeat", "MatchSeat"},  # MatchSeat: sanqi match's, UCCI or UCI
+    "gomoku_protocol": {"GomocupSeat"},
+    "junqi_protocol": {"PipeSeat", "JunqiSeat", "CcgcSeat"},  # PipeSeat: what our line protocol and CCGC share
+}
+TOOLS = ("bench", "tune", "label")
+
+
+def classes(module: ModuleType) -> dict[str, type]:
+    return {name: obj for name, obj in vars(module).items() if isinstance(obj, type) and obj.__module__ == module.__name__}
+
+
+@pytest.mark.parametrize("package", GAMES)
+def test_every_game_has_seats_a_referee_and_an_arena(package):
+    for name in ("seats", "referee", "arena"):
+        importlib.import_module(f"{package}.{name}")
+    arena = importlib.import_module(f"{package}.arena")
+    assert callable(arena.make_setup) and callable(arena.add_options)
+
+
+def test_each_games_engine_seats_are_in_its_seats_module_and_sit_on_the_core_seat():
+    """Every engine seat of the three games, enumerated from their ``seats`` modules, is an EngineSeat named
+    ``…Seat``; every other EngineSeat of the games belongs to a tool."""
+    found = {}
+    for package in GAMES:
+        seats = importlib.import_module(f"{package}.seats")
+        engine_seats = {name for name, cls in classes(seats).items() if issubclass(cls, EngineSeat)}
+        assert engine_seats == ENGINE_SEATS[package], package
+        found.update({f"{package}.seats.{name}": getattr(seats, name) for name in engine_seats})
+    assert all(issubclass(cls, EngineSeat) and name.endswith("Seat") for name, cls in found.items())
+    games = {cls for cls in seat_kinds() if cls.__module__.split(".")[0] in GAMES}
+    assert set(found.values()) <= games
+    assert sorted(kind_name(cls) for cls in games - set(found.values())
+                  if cls.__module__.rpartition(".")[2] not in TOOLS) == []
+
+
+@pytest.mark.parametrize("package", ["gomoku_protocol", "junqi_protocol"])
+def test_a_game_with_players_in_process_names_its_seats_alike(package):
+    """``Seat`` is what the referee asks of a seat, ``BuiltinSeat`` the in-process player; every seat class
+    of the game is a ``Seat``."""
+    seats = importlib.import_module(f"{package}.seats")
+    kinds = {name: cls for name, cls in classes(seats).items() if name.endswith("Seat")}
+    assert {"Seat", "BuiltinSeat"} <= set(kinds)
+    assert not issubclass(seats.BuiltinSeat, EngineSeat)
+    assert all(issubclass(cls, seats.Seat) for cls in kinds.values())
+
+
+# A class name defined in more than one module of the packages: the same role in each game, never two things.
+SAME_ROLE = {
+    "Position": "a game's position",
+    "Engine": "a game's front object",
+    "Result": "what a search decided",
+    "Labeller": "an engine that labels positions for a fit",
+    "Seat": "what a referee asks of a seat",
+    "BuiltinSeat": "a player in process",
+}
+
+
+def test_a_class_name_in_two_modules_means_one_thing():
+    defined: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for path in sorted(Path(importlib.import_module(package).__path__[0]).glob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ClassDef):
+                    defined.setdefault(node.name, []).append(f"{package}.{path.stem}")
+    assert sorted(name for name, where in defined.items() if len(where) > 1 and name not in SAME_ROLE) == []
+    assert defined["Line"] == ["engine_core.search"]  # a reported root line; a gomoku board's line is a BoardLine
 
 
 # What starts another program: a module imported, or a function of os. engine_core/pool.py's os.fork is not

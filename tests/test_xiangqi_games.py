@@ -7,8 +7,9 @@ import pytest
 
 from conftest import sanqi_command
 from ucci_engine.match import FAIRY_STOCKFISH
-from ucci_engine.referee import UcciPlayer, play_game, repetition_verdict
 from ucci_engine.position import START_FEN, Position
+from ucci_engine.referee import play_game, repetition_verdict
+from ucci_engine.seats import UcciSeat
 
 HANG = 120  # seconds without an answer that mean the engine hangs, on however loaded a machine
 
@@ -51,8 +52,8 @@ def test_a_full_game_driven_by_the_cchess_ucci_driver() -> None:
 @pytest.mark.skipif(not shutil.which(FAIRY_STOCKFISH), reason="Debian fairy-stockfish is not installed (apt-get install fairy-stockfish)")
 def test_full_games_against_fairy_stockfish_at_10s_plus_100ms() -> None:
     for game in range(2):
-        us = UcciPlayer(sanqi_command(), {})
-        peer = UcciPlayer([FAIRY_STOCKFISH], {"Skill_Level": "0"})
+        us = UcciSeat(sanqi_command(), {})
+        peer = UcciSeat([FAIRY_STOCKFISH], {"Skill_Level": "0"})
         red, black = (us, peer) if game == 0 else (peer, us)
         try:
             result = play_game(red, black, 10000, 100, 160)

@@ -1,10 +1,11 @@
 """Xiangqi for ``sanqi match --game xiangqi``: engine processes over UCCI or UCI, our Position as referee.
 
 The game itself is ``ucci_engine.referee.play_game`` (legality, clocks, mate, the league repetition
-rule, 60 moves without a capture, resignation, the ply limit); this module gives it players that
-speak either dialect, may search to a fixed depth or node count (results that do not depend on the
-machine's speed), log their stderr and the time of every move, and writes each game as a PGN that
-the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as ``H2-E2``).
+rule, 60 moves without a capture, resignation, the ply limit); this module sits each engine on a
+``ucci_engine.seats.MatchSeat`` (either dialect; a fixed depth or node count if asked, for results that
+do not depend on the machine's speed; its stderr and the time of every move kept) and writes each game
+as a PGN that the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as
+``H2-E2``).
 
 >>> print(pgn_text(PgnGame(3, ("new", "old"), START_FEN, ["h2e2", "h9g7"], [120, 80], "1/2-1/2", "adjudicated", "600+0")))
 [Game "Chinese Chess"]
@@ -34,68 +35,15 @@ from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
 from engine_core.ends import End, Forfeit
 from engine_core.matchcli import engine_command, read_book
-from ucci_engine.referee import HANDSHAKE_SECONDS, GameResult, UcciPlayer, play_game, time_control
 from ucci_engine.position import START_FEN, Position
+from ucci_engine.referee import GameResult, play_game, time_control
+from ucci_engine.seats import MatchSeat, XEngine
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
 
 BALANCED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "balanced.epd")
 DEFAULT_PROTO = "ucci"
-
-
-@dataclass(frozen=True)
-class XEngine:
-    """An engine's command, dialect, options and search limit (``go depth``/``go nodes`` instead of clocks)."""
-
-    command: tuple[str, ...]
-    proto: str
-    options: tuple[tuple[str, str], ...]
-    depth: int = 0
-    nodes: int = 0
-
-
-class Player(UcciPlayer):
-    """A :class:`UcciPlayer` that may speak UCI, search to a fixed limit and keep its stderr."""
-
-    def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
-        self.engine = engine
-        self.times = times  # milliseconds per ply, shared by both players of a game
-        super().__init__(list(engine.command), dict(engine.options), log)
-
-    def handshake(self, options: dict[str, str]) -> None:
-        if self.engine.proto != "uci":
-            super().handshake(options)
-            return
-        self.send("uci")
-        self.expect("uciok")
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.expect("readyok")
-
-    @property
-    def limited(self) -> bool:
-        return bool(self.engine.depth or self.engine.nodes)
-
-    def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
-        if self.engine.depth:
-            return f"go depth {self.engine.depth}"
-        if self.engine.nodes:
-            return f"go nodes {self.engine.nodes}"
-        if self.engine.proto == "uci":
-            red, black = (mine, theirs) if red_to_move else (theirs, mine)
-            return f"go wtime {red} btime {black} winc {inc} binc {inc}"
-        return super().go(red_to_move, mine, inc, theirs)
-
-    def patience(self, mine: int) -> float:
-        return HANDSHAKE_SECONDS * 10 if self.limited else super().patience(mine)
-
-    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        """As :meth:`UcciPlayer.think`, the time kept in ``times``; a search to a fixed limit costs no clock."""
-        line, spent = super().think(fen, moves, mine, inc, theirs)
-        self.times.append(int(spent * 1000))
-        return line, 0.0 if self.limited else spent
 
 
 def book_line(text: str) -> str:
@@ -184,19 +132,19 @@ class XiangqiSetup:
         order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
         fen = self.fens[job.opening]
         times: list[int] = []
-        players: list[Player] = []
+        seats: list[MatchSeat] = []
         try:
             for colour, engine in zip(("red", "black"), order):
                 try:
-                    players.append(Player(self.engines[engine], self.log(job, colour), times))
+                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour), times))
                 except Forfeit as exc:
-                    lost = len(players)  # the colour that did not start loses
+                    lost = len(seats)  # the colour that did not start loses
                     result = GameResult(float(lost), f"{colour} did not start: {exc}", [], exc.end)
                     return self.outcome(job, order, fen, result, times)
-            result = play_game(players[0], players[1], self.base_ms, self.inc_ms, self.max_plies, fen)
+            result = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
-            for player in players:
-                player.close()
+            for seat in seats:
+                seat.close()
         return self.outcome(job, order, fen, result, times)
 
     def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int]) -> Outcome:

@@ -3,81 +3,16 @@
 Every move is checked for legality, clocks are kept from the wall time between ``go`` and
 ``bestmove``, and games end by mate or stalemate, the league repetition rule at the fourth
 occurrence, 60 moves without a capture, resignation, a move over time, or adjudication as a draw
-after the ply limit. ``sanqi match --game xiangqi`` (``ucci_engine.arena``) plays its games here.
+after the ply limit. The engines sit on :class:`ucci_engine.seats.UcciSeat`; ``sanqi match --game xiangqi``
+(``ucci_engine.arena``) plays its games here.
 """
 
 import argparse
-import shlex
-import time
 from typing import Optional
 
-from engine_core.ends import End, Forfeit
-from engine_core.seat import EngineSeat
+from engine_core.ends import End
 from ucci_engine.position import START_FEN, Position
-
-HANDSHAKE_SECONDS = 30.0
-
-
-def is_bestmove(line: str) -> bool:
-    return line.startswith("bestmove") or line == "nobestmove"
-
-
-class UcciPlayer(EngineSeat):
-    """An engine process spoken to in UCCI with millisecond times, on an :class:`EngineSeat`.
-
-    Starting it waits for the handshake; an engine that cannot start, or does not finish its
-    handshake within :data:`HANDSHAKE_SECONDS`, raises :class:`Forfeit` (a crash, or no answer).
-    """
-
-    def __init__(self, command: list[str], options: dict[str, str], log: Optional[str] = None) -> None:
-        self.start(shlex.join(command), log)
-        try:
-            self.handshake(options)
-        except Forfeit:
-            self.close()
-            raise
-
-    def handshake(self, options: dict[str, str]) -> None:
-        self.send("ucci")
-        self.expect("ucciok")
-        self.send("setoption usemillisec true")
-        for name, value in options.items():
-            # UCCI's own form: Fairy-Stockfish ignores the UCI "name … value …" form in UCCI mode.
-            self.send(f"setoption {name} {value}")
-
-    def expect(self, word: str) -> None:
-        """Wait for a handshake reply; Forfeit naming the command and the word when none comes."""
-        try:
-            self.reply(time.monotonic() + HANDSHAKE_SECONDS, lambda line: line.startswith(word))
-        except Forfeit as exc:
-            raise Forfeit(exc.end, f"{self.command}: no {word}") from None
-
-    def wait_for_move(self, timeout: float) -> str:
-        """The next ``bestmove`` (or ``nobestmove``) line within ``timeout`` seconds; '' when none came."""
-        deadline = time.monotonic() + timeout
-        while (line := self.line(deadline)) is not None:
-            if is_bestmove(line):
-                return line
-        return ""
-
-    def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
-        return f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}"
-
-    def patience(self, mine: int) -> float:
-        """Seconds to wait for a move with ``mine`` ms on the clock: past the clock, the move is lost anyway."""
-        return mine / 1000 + 2.0
-
-    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        """The reply to ``go`` (a ``bestmove`` line, or '' when none came in time) and the seconds taken."""
-        red_to_move = (fen.split()[1:2] != ["b"]) == (len(moves) % 2 == 0)
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        start = time.monotonic()
-        self.send(self.go(red_to_move, mine, inc, theirs))
-        line = self.wait_for_move(self.patience(mine))
-        return line, time.monotonic() - start
-
-    def close(self) -> None:
-        self.stop("quit", grace=3.0)
+from ucci_engine.seats import UcciSeat
 
 
 class GameResult:
@@ -105,11 +40,11 @@ def repetition_verdict(pos: Position) -> Optional[float]:
     return 1.0 if mover_wins == (pos.side == 0) else 0.0
 
 
-def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
+def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
     pos = Position.from_fen(start_fen)
     moves: list[str] = []
     clocks = [base_ms, base_ms]
-    players = [red, black]
+    seats = [red, black]
     while True:
         side = pos.side
         if not pos.legal_moves():
@@ -121,14 +56,14 @@ def play_game(red: UcciPlayer, black: UcciPlayer, base_ms: int, inc_ms: int, max
             return GameResult(0.5, "60 moves without capture", moves)
         if len(moves) >= max_plies:
             return GameResult(0.5, "adjudicated at the ply limit", moves)
-        line, spent = players[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
+        line, spent = seats[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
         clocks[side] -= int(spent * 1000)
         lost = 0.0 if side == 0 else 1.0
         words = line.split()
         if clocks[side] < 0:
             return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves, End.TIME)
         if len(words) < 2 or words[0] != "bestmove":
-            end = End.ILLEGAL if line else players[side].silence(End.NO_ANSWER)
+            end = End.ILLEGAL if line else seats[side].silence(End.NO_ANSWER)
             return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves, end)
         if "resign" in words[2:]:
             return GameResult(lost, "resigned", moves)

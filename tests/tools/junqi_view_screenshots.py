@@ -18,11 +18,11 @@ import threading
 
 from playwright.sync_api import sync_playwright
 
-from junqi_protocol.hosts import LocalAgent
+from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import Referee
 from junqi_protocol.view import Watch
-from junqi_protocol.view_human import HumanAgent
+from junqi_protocol.view_human import HumanSeat
 
 MOVES = 14  # the person's moves before the second screenshot
 
@@ -32,8 +32,8 @@ def main() -> None:
     watch = Watch("127.0.0.1", 0)
     referee = Referee("4p", "", Recorder(None, [watch.push]), 3_600_000, 600_000)
     watch.keys.add("k")
-    agents = [HumanAgent(watch, "k", 2), LocalAgent("events", 21), LocalAgent("random", 22), LocalAgent("events", 23)]
-    threading.Thread(target=referee.play, args=(1, agents), daemon=True).start()
+    players = [HumanSeat(watch, "k", 2), BuiltinSeat("events", 21), BuiltinSeat("random", 22), BuiltinSeat("events", 23)]
+    threading.Thread(target=referee.play, args=(1, players), daemon=True).start()
     rng = random.Random(5)
     with sync_playwright() as p:
         args = ["--no-sandbox"] if os.geteuid() == 0 else []

@@ -1,6 +1,6 @@
 """The referee's side of a seat: a built-in player in process, or an engine over pipes (on the core's
 :class:`engine_core.seat.EngineSeat`) speaking our line protocol or CCGC. Every kind of failure becomes
-an :class:`AgentError` the referee rules on."""
+a :class:`SeatError` the referee rules on."""
 
 import time
 from typing import Optional
@@ -25,7 +25,7 @@ END_ABNORMAL = 2
 WORDS = {End.CRASH: "crash", End.TIME: "timeout", End.NO_ANSWER: "timeout", End.ILLEGAL: "protocol"}
 
 
-class AgentError(Forfeit):
+class SeatError(Forfeit):
     """A seat's failure: ``end`` typed, ``reason`` the record's word for it (``crash``, ``timeout`` or
     ``protocol``), the message ``reason: detail`` as the record shows it."""
 
@@ -35,7 +35,7 @@ class AgentError(Forfeit):
         self.detail: str = detail
 
 
-class Agent:
+class Seat:
     """What the referee asks of a seat. ``ask`` returns the reply as a move ``FROM-TO`` in absolute
     names, ``pass``, or the raw line when it is neither (the referee rejects it)."""
 
@@ -75,7 +75,7 @@ class Agent:
         return
 
     def resync(self) -> None:
-        """The last answer came too late to count (see :class:`PipeAgent`)."""
+        """The last answer came too late to count (see :class:`PipeSeat`)."""
         return
 
     def take_dropped(self) -> list[str]:
@@ -87,7 +87,7 @@ class Agent:
         return
 
 
-class LocalAgent(Agent):
+class BuiltinSeat(Seat):
     """A built-in player called directly: the fast path for many games."""
 
     def __init__(self, style: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
@@ -105,7 +105,7 @@ class LocalAgent(Agent):
         try:
             return self.engine.lineup(given)
         except ValueError as exc:
-            raise AgentError(End.ILLEGAL, str(exc)) from None
+            raise SeatError(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:
         self.engine.begin(visible)
@@ -128,7 +128,7 @@ class LocalAgent(Agent):
         self.engine.close()
 
 
-class PipeAgent(Agent, EngineSeat):
+class PipeSeat(Seat, EngineSeat):
     """An engine process; each game gets a fresh one so a crash cannot leak into the next game.
 
     Replies are tied to the request they answer: each request follows an acknowledgement request
@@ -160,7 +160,7 @@ class PipeAgent(Agent, EngineSeat):
         try:
             self.start(self.command, self.stderr_path)
         except Forfeit as exc:
-            raise AgentError(exc.end, str(exc)) from None
+            raise SeatError(exc.end, str(exc)) from None
 
     def resync(self) -> None:
         """What the engine writes before its next acknowledgement is old: the answer to a request not
@@ -179,7 +179,7 @@ class PipeAgent(Agent, EngineSeat):
         self.send(line)
         try:
             return self.read(timeout, End.TIME)
-        except AgentError as exc:
+        except SeatError as exc:
             if exc.reason == "timeout":
                 self.resync()
             raise
@@ -220,18 +220,18 @@ class PipeAgent(Agent, EngineSeat):
         """The engine's next reply within ``timeout`` seconds (info and blank lines never count); a reply
         that does not come in time fails as ``late`` says, one that cannot come any more is a crash."""
         if self.proc is None:
-            raise AgentError(End.CRASH, "the engine is not running")
+            raise SeatError(End.CRASH, "the engine is not running")
         deadline = time.monotonic() + timeout
         while True:
             line = self.line(deadline)
             if line is None:
                 end = self.silence(late)
-                raise AgentError(end, "the engine has exited or closed its output" if end is End.CRASH
+                raise SeatError(end, "the engine has exited or closed its output" if end is End.CRASH
                                  else f"no reply within {timeout:.1f}s")
             if self._live(line):
                 return line
             if time.monotonic() > deadline:  # an endless stream of stale lines is still no answer
-                raise AgentError(late, f"no reply within {timeout:.1f}s")
+                raise SeatError(late, f"no reply within {timeout:.1f}s")
 
     def quit(self) -> None:
         if self.proc is not None and self.proc.status is None:
@@ -247,7 +247,7 @@ class PipeAgent(Agent, EngineSeat):
         return "quit"
 
 
-class LineAgent(PipeAgent):
+class JunqiSeat(PipeSeat):
     """An engine speaking our line protocol (docs/junqi-protocol.md)."""
 
     def __init__(self, command: str, options: Optional[list[tuple[str, str]]] = None, handshake: float = 10.0) -> None:
@@ -267,7 +267,7 @@ class LineAgent(PipeAgent):
             elif line == "junqiok":
                 break
             elif not line.startswith(("id ", "option ")):
-                raise AgentError(End.ILLEGAL, f"expected junqiok, got {line[:60]!r}")
+                raise SeatError(End.ILLEGAL, f"expected junqiok, got {line[:60]!r}")
         for name, value in self.options:
             self.send(f"setoption name {name} value {value}")
         self.send(f"newgame {board.variant} {board.letters[seat]} {rules.text()} time={time_ms} movetime={movetime_ms}")
@@ -276,10 +276,10 @@ class LineAgent(PipeAgent):
         self.send(f"lineup {given}".rstrip())
         line = self.read(timeout)
         if not line.startswith("lineup "):
-            raise AgentError(End.ILLEGAL, f"expected a lineup, got {line[:60]!r}")
+            raise SeatError(End.ILLEGAL, f"expected a lineup, got {line[:60]!r}")
         text = line[7:].strip()
         if given and short_lineup(text) != short_lineup(given):
-            raise AgentError(End.ILLEGAL, f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
+            raise SeatError(End.ILLEGAL, f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
         return text
 
     def begin(self, visible: dict[int, str]) -> None:
@@ -317,7 +317,7 @@ def ccgc_frame(board: Board, seat: int, p: int) -> str:
     return f"{'ABCDEFGHIJKL'[11 - 'ABCDEFGHIJKL'.index(name[0])]}{4 - int(name[1])}"
 
 
-class CcgcAgent(PipeAgent):
+class CcgcSeat(PipeSeat):
     """A two-player engine speaking the CCGC 1.0 protocol; it never learns that it might be seat N.
 
     CCGC has no acknowledgement to wait for: after a timeout, the next ``BESTMOVE`` is the late one.
@@ -335,7 +335,7 @@ class CcgcAgent(PipeAgent):
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         if board.variant != "2p":
-            raise AgentError(End.ILLEGAL, "CCGC engines play only the two-player game")
+            raise SeatError(End.ILLEGAL, "CCGC engines play only the two-player game")
         self.board = board
         self.seat = seat
         self.last = "0000 3 00"
@@ -344,7 +344,7 @@ class CcgcAgent(PipeAgent):
         self.send("INFO 1.0")
         line = self.read(self.handshake)
         if not line.startswith("NAME"):
-            raise AgentError(End.ILLEGAL, f"expected NAME, got {line[:60]!r}")
+            raise SeatError(End.ILLEGAL, f"expected NAME, got {line[:60]!r}")
         self.name = line[4:].strip() or self.command
         self.send(f"START {seat} {max(1, time_ms // 1000)} {rules.nocapture}")
 
@@ -352,7 +352,7 @@ class CcgcAgent(PipeAgent):
         # CCGC has no way to impose a lineup: the engine always deploys its own.
         line = self.read(timeout)
         if not line.startswith("ARRAY "):
-            raise AgentError(End.ILLEGAL, f"expected ARRAY, got {line[:60]!r}")
+            raise SeatError(End.ILLEGAL, f"expected ARRAY, got {line[:60]!r}")
         return line[6:].strip()
 
     def begin(self, visible: dict[int, str]) -> None:
