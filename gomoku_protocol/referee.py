@@ -13,7 +13,8 @@ import time
 from typing import Optional
 
 from engine_core.ends import End, Forfeit
-from engine_core.referee import Clock, Result, play
+import engine_core.referee as core
+from engine_core.referee import Clock, Result
 from gomoku_protocol.position import Position
 from gomoku_protocol.seats import TOLERANCE_MS, MatchSettings, Seat
 
@@ -81,5 +82,5 @@ def play_game(seats: list[Seat], order: tuple[int, int], opening: list[tuple[int
     """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits (by the engine
     index ``order`` gives each colour: black's, white's), on the core's loop under :class:`GomokuRules`."""
     rules = GomokuRules(seats, opening, limits)
-    result = play(rules, clock(limits))
+    result = core.play(rules, clock(limits))
     return result.winner, result.reason, rules.moves, rules.times, [(order[seat], end) for seat, end in result.forfeits]

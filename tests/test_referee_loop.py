@@ -5,7 +5,7 @@ The seats here are in process (scripted xiangqi seats, gomoku's built-in baselin
 game takes well under a second but the one that waits out gomoku's tolerance."""
 
 import time
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -15,14 +15,7 @@ import ucci_engine.referee as xiangqi
 from engine_core.ends import End, Forfeit
 from gomoku_protocol.position import Position as GomokuPosition
 from gomoku_protocol.seats import BuiltinSeat, MatchSettings
-from ucci_engine.position import START_FEN, Position
-
-
-def test_both_referees_play_on_the_core_loop_with_a_rules_object_each() -> None:
-    assert xiangqi.play is core.play and gomoku.play is core.play
-    assert xiangqi.XiangqiRules.seats == gomoku.GomokuRules.seats == 2
-    for rules in (xiangqi.XiangqiRules, gomoku.GomokuRules):
-        assert all(callable(getattr(rules, name)) for name in ("open", "outcome", "turn", "ask", "apply", "forfeited"))
+from ucci_engine.position import Position
 
 
 class ScriptedSeat:
@@ -114,3 +107,17 @@ def test_a_gomoku_seat_that_fails_forfeits_typed_by_its_engine_index(white: Gomo
     winner, why, moves, _, forfeits = gomoku.play_game([BuiltinSeat(), white], order, [(7, 7)], LIMITS)  # type: ignore[list-item]
     assert winner == 0 and why.startswith(reason) and forfeits == [(0, end)]
     assert moves == [(7, 7)]
+
+
+def test_both_referees_play_on_the_core_loop_with_a_rules_object_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[object] = []
+    loop = core.play
+
+    def spy(rules: core.GameRules[Any], clock: core.Clock) -> core.Result:
+        played.append(rules)
+        return loop(rules, clock)
+
+    monkeypatch.setattr(core, "play", spy)
+    xiangqi.play_game(ScriptedSeat([]), ScriptedSeat([]), 1000, 0, 2)  # type: ignore[arg-type]
+    gomoku.play_game([BuiltinSeat(), BuiltinSeat()], (0, 1), [], LIMITS)
+    assert [type(rules) for rules in played] == [xiangqi.XiangqiRules, gomoku.GomokuRules]

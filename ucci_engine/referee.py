@@ -13,7 +13,8 @@ import argparse
 from typing import Optional
 
 from engine_core.ends import End, Forfeit
-from engine_core.referee import Clock, Result, play
+import engine_core.referee as core
+from engine_core.referee import Clock, Result
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.seats import UcciSeat
 
@@ -105,7 +106,7 @@ class XiangqiRules:
 def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
     """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`."""
     rules = XiangqiRules(red, black, inc_ms, max_plies, start_fen)
-    result = play(rules, Clock(base_ms, inc_ms))
+    result = core.play(rules, Clock(base_ms, inc_ms))
     return GameResult(SCORE[result.winner], result.reason, rules.moves, result.end)
 
 
