@@ -12,7 +12,9 @@ file format) is the rules object's to keep; the loop returns a :class:`Result`, 
 reason and how the game ended.
 
 Xiangqi's ``ucci_engine.referee`` and gomoku's ``gomoku_protocol.referee`` hold only their rules
-object and the thin ``play_game`` their callers know.
+object and the thin ``play_game`` their callers know. Junqi's ``Referee`` keeps its own loop for now:
+there a failed seat goes out while the others play on, a reply past the move time with time left on
+the clock costs only the turn, and every turn, failed ones too, is a record line and news for all seats.
 
 >>> class Count:  # two seats add 1 or 2 in turn; whoever reaches 5 wins, a move of 3 is illegal
 ...     seats = 2
