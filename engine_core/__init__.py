@@ -12,7 +12,8 @@ Modules in reading order:
   ``cli`` (the ``sanqi`` command),
   ``args`` (checked command-line values), ``build_info`` (compiled or pure);
 * playing engines against each other: ``process`` (an engine process), ``seat`` (one engine seat),
-  ``ends`` (why a game ended), ``arena`` and ``matchcli`` (``sanqi match``), ``stats`` (Elo, SPRT),
+  ``ends`` (why a game ended), ``referee`` (the one game loop, over each game's rules object),
+  ``arena`` and ``matchcli`` (``sanqi match``), ``stats`` (Elo, SPRT),
   ``results`` (per-game lines), ``cluster`` (games on a Dask cluster);
 * tools: ``bench`` (``sanqi bench``), ``linsolve`` (the evaluation fitters' solver).
 """

@@ -13,8 +13,8 @@ Modules in reading order:
 * the protocol: ``protocol`` (Gomocup's brain protocol and Yixin's extensions: parses a command into a
   call of the engine and prints its answer);
 * matches and tools: ``seats`` (what the referee asks of a seat: ``BuiltinSeat``, the in-process
-  baseline, and ``GomocupSeat``, a brain process under the referee's discipline), ``referee`` (one game
-  between two seats), ``arena`` and ``match`` (``sanqi match --game gomoku``), ``bench``
+  baseline, and ``GomocupSeat``, a brain process under the referee's discipline), ``referee`` (gomoku's rules
+  for the core's one game loop, ``engine_core.referee``: one game between two seats), ``arena`` and ``match`` (``sanqi match --game gomoku``), ``bench``
   (``sanqi bench gomoku``), ``label``, ``fit`` and ``fit_order`` (fitting the evaluation and the move
   order to a stronger brain), ``data_files`` (the shipped openings and reference positions).
 """

@@ -3,56 +3,84 @@
 The opening's stones are placed and each seat opened; then the seats move in turn. A move must come
 within the turn's and the game's time (each with the official tolerance, :data:`TOLERANCE_MS`) and be
 legal under the rule; a five by the rule wins; a full board, or :data:`RENJU_MOVE_LIMIT` moves under
-renju, is a draw. A seat that fails (a :class:`Forfeit`) loses. ``sanqi match --game gomoku``
-(``gomoku_protocol.arena``) plays its games here.
+renju, is a draw. A seat that fails (a :class:`Forfeit`) loses. The loop is the core's,
+:func:`engine_core.referee.play`; this module holds gomoku's rules for it (:class:`GomokuRules`) and
+:func:`play_game`, which plays one game with them. ``sanqi match --game gomoku`` (``gomoku_protocol.arena``)
+plays its games here.
 """
 
 import time
+from typing import Optional
 
 from engine_core.ends import End, Forfeit
+import engine_core.referee as core
+from engine_core.referee import Clock, Result
 from gomoku_protocol.position import Position
 from gomoku_protocol.seats import TOLERANCE_MS, MatchSettings, Seat
 
 RENJU_MOVE_LIMIT = 200
+COLOURS = ("black", "white")
 Played = tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]
+
+
+class GomokuRules:
+    """Gomoku's rules for :func:`engine_core.referee.play`: black (seat 0) and white, the opening's stones
+    already placed; the moves and each one's ms as the record."""
+
+    seats = 2
+
+    def __init__(self, players: list[Seat], opening: list[tuple[int, int]], limits: MatchSettings) -> None:
+        self.players = players
+        self.limits = limits
+        self.board = b = Position(limits.size, limits.size, limits.rule)
+        self.moves: list[tuple[int, int]] = []
+        self.times: list[int] = []
+        for x, y in opening:
+            b.play(b.index(x, y), b.side)
+            self.moves.append((x, y))
+            self.times.append(0)
+
+    def open(self, seat: int) -> None:
+        self.players[seat].open(self.limits)
+
+    def outcome(self) -> Optional[Result]:
+        b = self.board
+        if b.full() or (b.renju and len(self.moves) >= RENJU_MOVE_LIMIT):
+            return Result(-1, "board full" if b.full() else "move limit")
+        return None
+
+    def turn(self) -> int:
+        return len(self.moves) % 2
+
+    def ask(self, seat: int, clocks: list[int]) -> tuple[tuple[int, int], int]:
+        t0 = time.monotonic()
+        move = self.players[seat].move(self.board, self.moves, seat, clocks[seat])
+        return move, int((time.monotonic() - t0) * 1000)
+
+    def apply(self, seat: int, move: tuple[int, int], ms: int) -> Optional[Result]:
+        b, (x, y) = self.board, move
+        if not (0 <= x < self.limits.size and 0 <= y < self.limits.size) or not b.legal(b.index(x, y), b.side):
+            raise Forfeit(End.ILLEGAL, f"illegal move {x},{y}")
+        m = b.index(x, y)
+        won = b.wins_at(m, b.side)
+        b.play(m, b.side)
+        self.moves.append((x, y))
+        self.times.append(ms)
+        return Result(seat, "five") if won else None
+
+    def forfeited(self, seat: int, exc: Forfeit) -> Result:
+        return Result.forfeit(seat, f"{COLOURS[seat]} {exc.end}: {exc}", exc.end)
+
+
+def clock(limits: MatchSettings) -> Clock:
+    """Each side's time: ``timeout_match`` a game (none: a clock that never runs out), ``timeout_turn`` a
+    move, both with the official tolerance."""
+    return Clock(limits.match_ms or 10**9, 0, limits.turn_ms, TOLERANCE_MS)
 
 
 def play_game(seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]], limits: MatchSettings) -> Played:
     """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits (by the engine
-    index ``order`` gives each colour: black's, white's)."""
-    b = Position(limits.size, limits.size, limits.rule)
-    moves: list[tuple[int, int]] = []
-    times: list[int] = []
-    for x, y in opening:
-        b.play(b.index(x, y), b.side)
-        moves.append((x, y))
-        times.append(0)
-    left = [limits.match_ms or 10**9, limits.match_ms or 10**9]
-    for colour, s in enumerate(seats):
-        try:
-            s.open(limits)
-        except Forfeit as exc:
-            return 1 - colour, f"{'black' if colour == 0 else 'white'} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
-    while True:
-        if b.full() or (b.renju and len(moves) >= RENJU_MOVE_LIMIT):
-            return -1, "board full" if b.full() else "move limit", moves, times, []
-        colour = len(moves) % 2
-        who = "black" if colour == 0 else "white"
-        t0 = time.monotonic()
-        try:
-            x, y = seats[colour].move(b, moves, colour, left[colour])
-            spent = int((time.monotonic() - t0) * 1000)
-            left[colour] -= spent
-            if left[colour] < -TOLERANCE_MS or (limits.turn_ms and spent > limits.turn_ms + TOLERANCE_MS):
-                raise Forfeit(End.TIME, f"took {spent} ms")
-            if not (0 <= x < limits.size and 0 <= y < limits.size) or not b.legal(b.index(x, y), b.side):
-                raise Forfeit(End.ILLEGAL, f"illegal move {x},{y}")
-        except Forfeit as exc:
-            return 1 - colour, f"{who} {exc.end}: {exc}", moves, times, [(order[colour], exc.end)]
-        m = b.index(x, y)
-        won = b.wins_at(m, b.side)
-        b.play(m, b.side)
-        moves.append((x, y))
-        times.append(spent)
-        if won:
-            return colour, "five", moves, times, []
+    index ``order`` gives each colour: black's, white's), on the core's loop under :class:`GomokuRules`."""
+    rules = GomokuRules(seats, opening, limits)
+    result = core.play(rules, clock(limits))
+    return result.winner, result.reason, rules.moves, rules.times, [(order[seat], end) for seat, end in result.forfeits]

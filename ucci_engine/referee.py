@@ -3,16 +3,24 @@
 Every move is checked for legality, clocks are kept from the wall time between ``go`` and
 ``bestmove``, and games end by mate or stalemate, the league repetition rule at the fourth
 occurrence, 60 moves without a capture, resignation, a move over time, or adjudication as a draw
-after the ply limit. The engines sit on :class:`ucci_engine.seats.UcciSeat`; ``sanqi match --game xiangqi``
-(``ucci_engine.arena``) plays its games here.
+after the ply limit. The loop is the core's, :func:`engine_core.referee.play`; this module holds
+xiangqi's rules for it (:class:`XiangqiRules`) and :func:`play_game`, which plays one game with them. The
+engines sit on :class:`ucci_engine.seats.UcciSeat`; ``sanqi match --game xiangqi`` (``ucci_engine.arena``)
+plays its games here.
 """
 
 import argparse
 from typing import Optional
 
-from engine_core.ends import End
+from engine_core.ends import End, Forfeit
+import engine_core.referee as core
+from engine_core.referee import Clock, Result
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.seats import UcciSeat
+
+COLOURS = ("red", "black")
+SCORE = {0: 1.0, 1: 0.0, -1: 0.5}  # red's score when seat 0, seat 1 or no one won
+WINNER = {score: winner for winner, score in SCORE.items()}
 
 
 class GameResult:
@@ -40,37 +48,66 @@ def repetition_verdict(pos: Position) -> Optional[float]:
     return 1.0 if mover_wins == (pos.side == 0) else 0.0
 
 
-def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
-    pos = Position.from_fen(start_fen)
-    moves: list[str] = []
-    clocks = [base_ms, base_ms]
-    seats = [red, black]
-    while True:
-        side = pos.side
+class XiangqiRules:
+    """Xiangqi's rules for :func:`engine_core.referee.play`: red (seat 0) and black on :class:`UcciSeat`,
+    the moves as the record, the end by mate, repetition, 60 quiet moves or the ply limit checked before
+    each turn."""
+
+    seats = 2
+
+    def __init__(self, red: UcciSeat, black: UcciSeat, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> None:
+        self.players = [red, black]
+        self.inc_ms = inc_ms
+        self.max_plies = max_plies
+        self.start_fen = start_fen
+        self.pos = Position.from_fen(start_fen)
+        self.moves: list[str] = []
+
+    def open(self, seat: int) -> None:
+        return None  # a UcciSeat finished its handshake when it started
+
+    def outcome(self) -> Optional[Result]:
+        pos = self.pos
         if not pos.legal_moves():
-            return GameResult(0.0 if side == 0 else 1.0, "mate", moves)
+            return Result(1 - pos.side, "mate")
         verdict = repetition_verdict(pos)
         if verdict is not None:
-            return GameResult(verdict, "repetition", moves)
+            return Result(WINNER[verdict], "repetition")
         if pos.quiet[-1] >= 120:
-            return GameResult(0.5, "60 moves without capture", moves)
-        if len(moves) >= max_plies:
-            return GameResult(0.5, "adjudicated at the ply limit", moves)
-        line, spent = seats[side].think(start_fen, moves, clocks[side], inc_ms, clocks[side ^ 1])
-        clocks[side] -= int(spent * 1000)
-        lost = 0.0 if side == 0 else 1.0
+            return Result(-1, "60 moves without capture")
+        if len(self.moves) >= self.max_plies:
+            return Result(-1, "adjudicated at the ply limit")
+        return None
+
+    def turn(self) -> int:
+        return self.pos.side
+
+    def ask(self, seat: int, clocks: list[int]) -> tuple[str, int]:
+        line, spent = self.players[seat].think(self.start_fen, self.moves, clocks[seat], self.inc_ms, clocks[seat ^ 1])
+        return line, int(spent * 1000)
+
+    def apply(self, seat: int, line: str, ms: int) -> Optional[Result]:
         words = line.split()
-        if clocks[side] < 0:
-            return GameResult(lost, f"{'red' if side == 0 else 'black'} over time", moves, End.TIME)
         if len(words) < 2 or words[0] != "bestmove":
-            end = End.ILLEGAL if line else seats[side].silence(End.NO_ANSWER)
-            return GameResult(lost, f"no move from {'red' if side == 0 else 'black'}: {line!r}", moves, end)
+            end = End.ILLEGAL if line else self.players[seat].silence(End.NO_ANSWER)
+            raise Forfeit(end, f"no move from {COLOURS[seat]}: {line!r}")
         if "resign" in words[2:]:
-            return GameResult(lost, "resigned", moves)
-        if not pos.push_name(words[1]):
-            return GameResult(lost, f"illegal move {words[1]}", moves, End.ILLEGAL)
-        moves.append(words[1])
-        clocks[side] += inc_ms
+            return Result(1 - seat, "resigned")
+        if not self.pos.push_name(words[1]):
+            raise Forfeit(End.ILLEGAL, f"illegal move {words[1]}")
+        self.moves.append(words[1])
+        return None
+
+    def forfeited(self, seat: int, exc: Forfeit) -> Result:
+        # Only the loop's clock forfeits on time here; every other forfeit's message is the record's text.
+        return Result.forfeit(seat, f"{COLOURS[seat]} over time" if exc.end is End.TIME else str(exc), exc.end)
+
+
+def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
+    """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`."""
+    rules = XiangqiRules(red, black, inc_ms, max_plies, start_fen)
+    result = core.play(rules, Clock(base_ms, inc_ms))
+    return GameResult(SCORE[result.winner], result.reason, rules.moves, result.end)
 
 
 def time_control(text: str) -> tuple[int, int]:
