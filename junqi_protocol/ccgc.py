@@ -13,7 +13,7 @@ from typing import Optional
 
 from engine_core.loop import EndSession
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.protocol import Journaled
+from junqi_protocol.protocol import FrontSession
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, RESULTS
 
 # Result codes are from the mover's side: 0 mover removed, 1 mover captured, 2 both removed, 3 plain move.
@@ -23,7 +23,7 @@ SQUARE = re.compile(r"[A-La-l][0-4]")
 END_MEANING = {"0": "we lost", "1": "we won", "2": "abnormal end"}
 
 
-class CcgcProtocol(Journaled):
+class CcgcProtocol(FrontSession):
     NAME = "ccgc"
 
     @staticmethod
@@ -61,16 +61,11 @@ class CcgcProtocol(Journaled):
         rules.nocapture = int(args[2])
         self.pending = None
         self.enemy_flag = "00"
-        self.journal.new_game("2p", 0, rules)
-        self.engine.new_game("2p", 0, rules)
-        self.journal.lineup = self.engine.lineup("")
-        self.journal.started = True
-        self.engine.begin({})
-        self.chan.send(f"ARRAY {self.journal.lineup}")
+        self.chan.send(f"ARRAY {self.engine.deal('2p', 0, rules)}")
 
     def require(self, word: str, args: list[str], form: str) -> None:
         """Refuse ``word`` before START, or unless ``args`` has the fields of ``form``."""
-        if not self.journal.started:
+        if not self.engine.started:
             raise ValueError(f"{word}: no START yet")
         if len(args) != len(form.split()) - 1:
             raise ValueError(f"{word}: expected {form}")
@@ -88,7 +83,7 @@ class CcgcProtocol(Journaled):
             self.chan.send("BESTMOVE 0000")
             return
         self.pending = m
-        names = self.engine.board.names
+        names = self.engine.board("GO").names
         self.chan.send(f"BESTMOVE {names[m[0]]}{names[m[1]]}")
 
     def cmd_result(self, args: list[str]) -> None:
@@ -115,7 +110,7 @@ class CcgcProtocol(Journaled):
         if not (len(move) == 4 and SQUARE.fullmatch(move[:2]) and SQUARE.fullmatch(move[2:]) and code in FROM_CODE):
             self.error(f"GO {move[:10]!r} {code[:10]!r} is not a move and a result code; ignored")
             return
-        b = self.engine.board
+        b = self.engine.board("GO")
         self.learn(Event("move", 1, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
 
     def flag(self, flag: str) -> None:
@@ -125,7 +120,7 @@ class CcgcProtocol(Journaled):
         if not SQUARE.fullmatch(flag):
             self.error(f"flag field {flag[:10]!r} is neither 00 nor a square; ignored")
             return
-        b = self.engine.board
+        b = self.engine.board("flag")
         if b.seat_of[b.point(flag)] == 0:
             return  # our own flag, announced because our 司令 died: nothing new to us
         if self.learn(Event("marshal", 1, b.point(flag))):
@@ -137,6 +132,5 @@ class CcgcProtocol(Journaled):
         if problem is not None:
             self.error(f"{problem}; ignored")
             return False
-        self.engine.observe(ev)
-        self.journal.events.append(ev)
+        self.engine.event(ev)
         return True
