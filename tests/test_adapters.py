@@ -9,26 +9,36 @@ import pathlib
 
 import pytest
 
+import gomoku_protocol.engine
+import gomoku_protocol.protocol
 import junqi_protocol.ccgc
 import junqi_protocol.front
 import junqi_protocol.protocol
 
 # Each adapter module, and the front class its sessions keep as ``self.engine``.
 ADAPTERS = {
+    gomoku_protocol.protocol: gomoku_protocol.engine.Engine,
     junqi_protocol.protocol: junqi_protocol.front.Front,
     junqi_protocol.ccgc: junqi_protocol.front.Front,
 }
 
 
-def front_names(module: object) -> list[tuple[int, str, bool]]:
-    """Every ``self.engine.NAME`` in ``module``'s source: (line, NAME, whether it is assigned to)."""
-    tree = ast.parse(pathlib.Path(inspect.getfile(module)).read_text(encoding="utf-8"))  # type: ignore[arg-type]
-    found = []
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "engine"
-                and isinstance(node.value.value, ast.Name) and node.value.value.id == "self"):
-            found.append((node.lineno, node.attr, isinstance(node.ctx, ast.Store)))
-    return found
+def is_front(node: ast.expr, aliases: set[str]) -> bool:
+    """``self.engine``, or a local name given it (``engine = self.engine``)."""
+    if isinstance(node, ast.Name):
+        return node.id in aliases
+    return (isinstance(node, ast.Attribute) and node.attr == "engine" and isinstance(node.value, ast.Name)
+            and node.value.id == "self")
+
+
+def front_names(source: str) -> list[tuple[int, str, bool]]:
+    """Every ``self.engine.NAME`` in ``source`` (or ``NAME`` of a local alias of ``self.engine``):
+    (line, NAME, whether it is assigned to)."""
+    tree = ast.parse(source)
+    aliases = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and is_front(node.value, set())
+               for target in node.targets if isinstance(target, ast.Name)}
+    return [(node.lineno, node.attr, isinstance(node.ctx, ast.Store)) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and is_front(node.value, aliases)]
 
 
 def operations(front: type) -> set[str]:
@@ -40,7 +50,7 @@ def operations(front: type) -> set[str]:
 @pytest.mark.parametrize("module", list(ADAPTERS), ids=lambda m: m.__name__)
 def test_an_adapter_calls_only_the_front_objects_operations(module) -> None:
     allowed = operations(ADAPTERS[module])
-    used = front_names(module)
+    used = front_names(pathlib.Path(inspect.getfile(module)).read_text(encoding="utf-8"))
     assert used, f"{module.__name__} never calls its front object as self.engine"
     wrong = [f"line {line}: self.engine.{name}{' =' if stored else ''}" for line, name, stored in used
              if stored or name not in allowed]
@@ -54,8 +64,6 @@ def test_the_check_sees_a_reach_into_the_front() -> None:
         def go(self) -> None:
             pass
 
-    tree = "self.engine.go()\nself.engine.tt.clear()\nself.engine.skill = 3\n"
-    names = [(n.attr, isinstance(n.ctx, ast.Store)) for n in ast.walk(ast.parse(tree))
-             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and n.value.attr == "engine"]
-    assert sorted(names) == [("go", False), ("skill", True), ("tt", False)]
+    source = "self.engine.go()\nself.engine.tt.clear()\nself.engine.skill = 3\nengine = self.engine\nengine.position.fen()\n"
+    assert sorted(front_names(source)) == [(1, "go", False), (2, "tt", False), (3, "skill", True), (5, "position", False)]
     assert operations(Front) == {"go"}
