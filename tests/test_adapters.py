@@ -14,9 +14,12 @@ import gomoku_protocol.protocol
 import junqi_protocol.ccgc
 import junqi_protocol.front
 import junqi_protocol.protocol
+import ucci_engine.engine
+import ucci_engine.protocol
 
 # Each adapter module, and the front class its sessions keep as ``self.engine``.
 ADAPTERS = {
+    ucci_engine.protocol: ucci_engine.engine.Engine,
     gomoku_protocol.protocol: gomoku_protocol.engine.Engine,
     junqi_protocol.protocol: junqi_protocol.front.Front,
     junqi_protocol.ccgc: junqi_protocol.front.Front,
