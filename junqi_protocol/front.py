@@ -29,7 +29,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.journal import Journal
-from junqi_protocol.rules import check_lineup, short_lineup
+from junqi_protocol.rules import KILLED, MOVE, check_lineup, short_lineup
 
 Move = tuple[int, int]
 
@@ -42,6 +42,7 @@ class Front:
         self._make = make
         self._engine = make()
         self._journal = Journal()
+        self._pending: Optional[Move] = None  # our move whose result the referee tells only later (CCGC)
 
     @contextlib.contextmanager
     def _undo_on_failure(self) -> Iterator[None]:
@@ -157,6 +158,7 @@ class Front:
 
     def deal(self, variant: str, seat: int, rules: Rules) -> str:
         """A new game started at once with a lineup of our choice (CCGC's ``START``): that lineup."""
+        self._pending = None
         with self._undo_on_failure():
             self._engine.new_game(variant, seat, rules)
             lineup = self._engine.lineup("")
@@ -184,3 +186,42 @@ class Front:
         with self._undo_on_failure():
             move = self._engine.choose(clock, asked)
         return move
+
+    # --- a move whose result comes after it (CCGC) -----------------------------------------------
+
+    @property
+    def awaiting_result(self) -> bool:
+        """Whether our last move by :meth:`play` still waits for its result."""
+        return self._pending is not None
+
+    def play(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+        """Our move, as :meth:`choose`, when the referee tells its result only afterwards (CCGC, where
+        our own move is not reported back as an event): it waits for :meth:`settle`."""
+        move = self.choose(clock, asked)
+        self._pending = move
+        return move
+
+    def result_to_take(self, result: int) -> tuple[int, bool]:
+        """The result our waiting move is taken to have had, given ``result`` (one of
+        :data:`junqi_protocol.rules.RESULTS`' codes; -1: none came): ``result`` when it fits what we
+        know, else the one we can be sure of: a move to an empty point was a plain move, and a
+        contested one is taken as lost (the cautious reading: we never count on a piece we may not
+        have). With whether it is ``result``."""
+        assert self._pending is not None
+        contested = self._engine.occupied(self._pending[1])
+        if result < 0 or (result == MOVE) == contested:
+            return (KILLED if contested else MOVE), False
+        return result, True
+
+    def settle(self, result: int) -> Optional[str]:
+        """Learn our waiting move with ``result`` (see :meth:`result_to_take`): None, or why that
+        contradicts what we know (then it is not learned). Either way the move waits no more, unless
+        learning it failed (then the next command settles it again)."""
+        assert self._pending is not None
+        frm, to = self._pending
+        ev = Event("move", self._journal.seat, frm, to, result)
+        problem = self._engine.problem(ev)
+        if problem is None:
+            self.event(ev)
+        self._pending = None
+        return problem

@@ -7,7 +7,7 @@ import pytest
 from junqi_protocol.engine import Engine
 from junqi_protocol.front import Front
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.rules import EAT, MOVE
+from junqi_protocol.rules import EAT, KILLED, MOVE
 
 LINEUP = "abccddeeffggghhhiiijjkklj"
 
@@ -110,3 +110,25 @@ def test_a_refusal_changes_nothing():
     with pytest.raises(ValueError, match="has started"):
         front.lineup(LINEUP)
     assert state(front) == before
+
+
+def test_a_move_whose_result_comes_later_is_settled_by_the_front(monkeypatch):
+    front = Front(lambda: Engine("random", seed=3))
+    front.deal("2p", 0, Rules("2p"))
+    assert not front.awaiting_result
+    move = front.play()
+    assert move is not None and front.awaiting_result
+    contested = front.occupied(move[1])
+    sure = KILLED if contested else MOVE
+    assert front.result_to_take(-1) == (sure, False)  # no result came: the one we can be sure of
+    assert front.result_to_take(MOVE if contested else EAT) == (sure, False)  # one that cannot fit
+    before = state(front)
+    break_once(monkeypatch, "observe")
+    with pytest.raises(RuntimeError):
+        front.settle(sure)
+    assert state(front) == before and front.awaiting_result  # the next command settles it again
+    assert front.settle(sure) is None and not front.awaiting_result
+    assert [(ev.frm, ev.to, ev.result) for ev in front._journal.events] == [(move[0], move[1], sure)]
+    front.play()
+    front.deal("2p", 0, Rules("2p"))
+    assert not front.awaiting_result  # a new game forgets the last one's move
