@@ -9,9 +9,10 @@ Modules in reading order:
 * the search: ``position`` (``Position``, one sampled world for the core's search), ``evaluate``
   and ``paths`` (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the
   move that does best over the sampled worlds, on one or more processes);
-* the front object: ``engine`` (``Engine``: one player's state, time and choice of move by its
-  style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules),
-  ``journal`` (what rebuilds it after a failed command);
+* the player: ``engine`` (``Engine``: one player's knowledge, time and choice of move by its
+  style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules);
+* the front object: ``front`` (``Front``: the engine, what a game allows when, and the undo of a
+  failed command, which the adapters call), ``journal`` (what rebuilds the engine after one);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
 * the referee and its tools: ``seats`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game

@@ -3,17 +3,16 @@
 We always see ourselves as seat S in rows G-L, as the protocol promises. CCGC has no error reply,
 so a line we cannot use is reported on stderr (``ccgc: error …``) and changes nothing. Our own
 move's result is the one thing we cannot do without: when ``RESULT`` is missing (the next ``GO``
-came first) or unusable, we settle it from what we know: a move to an empty point was a plain
-move, and a contested one is taken as lost (the cautious reading: we never count on a piece we
+came first) or unusable, the front (:class:`junqi_protocol.front.Front`) settles it from what we
+know: a move to an empty point was a plain move, and a contested one is taken as lost (the cautious reading: we never count on a piece we
 may not have). Either way our board stays in step with the moves actually made.
 """
 
 import re
-from typing import Optional
 
 from engine_core.loop import EndSession
 from junqi_protocol.game import Event, Rules
-from junqi_protocol.protocol import Journaled
+from junqi_protocol.protocol import FrontSession
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, RESULTS
 
 # Result codes are from the mover's side: 0 mover removed, 1 mover captured, 2 both removed, 3 plain move.
@@ -23,7 +22,7 @@ SQUARE = re.compile(r"[A-La-l][0-4]")
 END_MEANING = {"0": "we lost", "1": "we won", "2": "abnormal end"}
 
 
-class CcgcProtocol(Journaled):
+class CcgcProtocol(FrontSession):
     NAME = "ccgc"
 
     @staticmethod
@@ -33,7 +32,6 @@ class CcgcProtocol(Journaled):
 
     def __init__(self) -> None:
         super().__init__()
-        self.pending: Optional[tuple[int, int]] = None  # our last move, until its result is known
         self.enemy_flag = "00"
         self.commands = {
             "INFO": lambda args: self.chan.send("NAME sanqi"),
@@ -59,18 +57,12 @@ class CcgcProtocol(Journaled):
             raise ValueError(f"START: expected 'START 0|1 SECONDS STEPS', got {' '.join(['START', *args])[:60]!r}")
         rules = Rules("2p")
         rules.nocapture = int(args[2])
-        self.pending = None
         self.enemy_flag = "00"
-        self.journal.new_game("2p", 0, rules)
-        self.engine.new_game("2p", 0, rules)
-        self.journal.lineup = self.engine.lineup("")
-        self.journal.started = True
-        self.engine.begin({})
-        self.chan.send(f"ARRAY {self.journal.lineup}")
+        self.chan.send(f"ARRAY {self.engine.deal('2p', 0, rules)}")
 
     def require(self, word: str, args: list[str], form: str) -> None:
         """Refuse ``word`` before START, or unless ``args`` has the fields of ``form``."""
-        if not self.journal.started:
+        if not self.engine.started:
             raise ValueError(f"{word}: no START yet")
         if len(args) != len(form.split()) - 1:
             raise ValueError(f"{word}: expected {form}")
@@ -78,44 +70,40 @@ class CcgcProtocol(Journaled):
     def cmd_go(self, args: list[str]) -> None:
         self.require("GO", args, "GO MOVE RESULT FLAG")
         move, code, flag = args
-        if self.pending is not None:
+        if self.engine.awaiting_result:
             self.settle("", "no RESULT came for our last move")
         if move != "0000":
             self.opponent_move(move, code)
         self.flag(flag)
-        m = self.engine.choose()
+        m = self.engine.play()
         if m is None:
             self.chan.send("BESTMOVE 0000")
             return
-        self.pending = m
-        names = self.engine.board.names
+        names = self.engine.board("GO").names
         self.chan.send(f"BESTMOVE {names[m[0]]}{names[m[1]]}")
 
     def cmd_result(self, args: list[str]) -> None:
         self.require("RESULT", args, "RESULT RESULT FLAG")
         code, flag = args
-        if self.pending is None:
+        if not self.engine.awaiting_result:
             raise ValueError("RESULT: we have no move waiting for a result")
         self.settle(code, f"RESULT {code[:10]!r} is not a result code that fits our move")
         self.flag(flag)
 
     def settle(self, code: str, why: str) -> None:
-        """Apply our pending move with ``code``'s result, or the one we can be sure of."""
-        assert self.pending is not None
-        frm, to = self.pending
-        contested = self.engine.occupied(to)
-        result = FROM_CODE.get(code, -1)
-        if result < 0 or (result == MOVE) == contested:
-            result = KILLED if contested else MOVE
+        """Our waiting move's result: ``code``'s, or the one the front can be sure of (said on stderr)."""
+        result, given = self.engine.result_to_take(FROM_CODE.get(code, -1))
+        if not given:
             self.error(f"{why}; taking it as {RESULTS[result]}")
-        self.learn(Event("move", 0, frm, to, result))
-        self.pending = None  # only now: should learning fail, the next GO settles it again
+        problem = self.engine.settle(result)
+        if problem is not None:
+            self.error(f"{problem}; ignored")
 
     def opponent_move(self, move: str, code: str) -> None:
         if not (len(move) == 4 and SQUARE.fullmatch(move[:2]) and SQUARE.fullmatch(move[2:]) and code in FROM_CODE):
             self.error(f"GO {move[:10]!r} {code[:10]!r} is not a move and a result code; ignored")
             return
-        b = self.engine.board
+        b = self.engine.board("GO")
         self.learn(Event("move", 1, b.point(move[:2]), b.point(move[2:]), FROM_CODE[code]))
 
     def flag(self, flag: str) -> None:
@@ -125,7 +113,7 @@ class CcgcProtocol(Journaled):
         if not SQUARE.fullmatch(flag):
             self.error(f"flag field {flag[:10]!r} is neither 00 nor a square; ignored")
             return
-        b = self.engine.board
+        b = self.engine.board("flag")
         if b.seat_of[b.point(flag)] == 0:
             return  # our own flag, announced because our 司令 died: nothing new to us
         if self.learn(Event("marshal", 1, b.point(flag))):
@@ -137,6 +125,5 @@ class CcgcProtocol(Journaled):
         if problem is not None:
             self.error(f"{problem}; ignored")
             return False
-        self.engine.observe(ev)
-        self.journal.events.append(ev)
+        self.engine.event(ev)
         return True

@@ -1,8 +1,8 @@
 """What built a player's state in one game, so the state can be rebuilt exactly.
 
-Both protocol front ends (``protocol.py``, ``ccgc.py``) validate a command before it changes
-anything; should the change itself fail anyway (a bug of ours), they rebuild the engine from the
-journal, so the state is the one before the command and the session goes on.
+The front object both adapters call (:class:`junqi_protocol.front.Front`) checks a command before it
+changes anything; should the change itself fail anyway (a bug of ours), it rebuilds its engine from
+the journal, so the state is the one before the command and the session goes on.
 
 >>> j = Journal()
 >>> j.new_game("2p", 0, Rules("2p"))

@@ -1,9 +1,9 @@
-"""Our Junqi line protocol, engine side (docs/junqi-protocol.md): parses and prints only; the
-thinking is :class:`junqi_protocol.engine.Engine`.
+"""Our Junqi line protocol, engine side (docs/junqi-protocol.md): parses and prints only; the game's
+state, its undo and the thinking are :class:`junqi_protocol.front.Front`'s.
 
 Every command is checked against what we know before it changes anything; a line we cannot use,
 or a report that contradicts our board, is answered ``error …`` naming the problem and changes
-nothing. Should a command fail inside the engine all the same, the engine is rebuilt from the
+nothing. Should a command fail inside the front all the same, the front rebuilds its engine from the
 game's journal, so the state stays the one before the command.
 """
 
@@ -14,10 +14,9 @@ from engine_core.build_info import build_kind
 from engine_core.loop import EndSession, Session
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
-from junqi_protocol.engine import MAX_THREADS, STYLES, Engine
+from junqi_protocol.engine import MAX_THREADS, STYLES
+from junqi_protocol.front import Front
 from junqi_protocol.game import Rules, parse_event
-from junqi_protocol.journal import Journal
-from junqi_protocol.rules import check_lineup, short_lineup
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
@@ -37,31 +36,21 @@ def go_clock(words: list[str]) -> GameClock:
     return GameClock(left=got["time"], movetime=got["movetime"])
 
 
-def new_engine() -> Engine:
-    return Engine()
-
-
-class Journaled(Session):
-    """What both Junqi adapters share: the engine, the journal it is rebuilt from after a failure of
-    ours, and ValueError as the refusal (the rules and the engine raise it for what they cannot take)."""
+class FrontSession(Session):
+    """What both Junqi adapters share: the front they call, and ValueError as the refusal (the front,
+    the rules and the engine raise it for what they cannot take)."""
 
     REFUSALS = (ValueError,)
 
     def __init__(self) -> None:
         super().__init__()
-        self.engine: Engine = new_engine()
-        self.journal = Journal()
-
-    def recover(self) -> None:
-        # The failed command may have changed the engine half-way: a new one, through everything accepted so far.
-        self.engine.close()
-        self.engine = self.journal.rebuild(new_engine)
+        self.engine = Front()
 
     def at_end(self) -> None:
         self.engine.close()
 
 
-class JunqiProtocol(Journaled):
+class JunqiProtocol(FrontSession):
     NAME = "junqi"
 
     @staticmethod
@@ -79,7 +68,7 @@ class JunqiProtocol(Journaled):
             "lineup": self.cmd_lineup,
             "visible": self.cmd_visible,
             "start": self.cmd_start,
-            "go": lambda args: self.go(self.playing("go"), args),
+            "go": self.cmd_go,
             "quit": self.cmd_quit,
         }
         for word in EVENT_WORDS:
@@ -93,28 +82,6 @@ class JunqiProtocol(Journaled):
             raise ValueError("quit: nothing may follow it")
         self.engine.close()
         raise EndSession()
-
-    # --- what a command needs before it is carried out -------------------------------------------
-
-    def board(self, word: str) -> Board:
-        """The game's board: ``word`` is refused before ``newgame``."""
-        if self.journal.board is None:
-            raise ValueError(f"{word}: no newgame yet")
-        return self.journal.board
-
-    def setting_up(self, word: str) -> Board:
-        """The game's board while lineups may still be given."""
-        board = self.board(word)
-        if self.journal.started:
-            raise ValueError(f"{word}: the game has started")
-        return board
-
-    def playing(self, word: str) -> Board:
-        """The game's board once it has started."""
-        board = self.board(word)
-        if not self.journal.started:
-            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
-        return board
 
     # --- the commands ---------------------------------------------------------------------------
 
@@ -131,8 +98,7 @@ class JunqiProtocol(Journaled):
         if len(parts) != 4 or parts[0] != "name" or parts[2] != "value":
             line = " ".join(["setoption", *parts])
             raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
-        self.engine.set_option(parts[1], parts[3])  # either refused, changing nothing, or done
-        self.journal.options.append((parts[1], parts[3]))
+        self.engine.set_option(parts[1], parts[3])
 
     def cmd_newgame(self, words: list[str]) -> None:
         if len(words) < 2 or words[0] not in ("2p", "4p"):
@@ -148,42 +114,22 @@ class JunqiProtocol(Journaled):
                     raise ValueError(f"newgame: {item[:40]}: milliseconds expected")
                 continue
             rules.set(item)
-        seat = board.letters.index(words[1])
-        self.journal.new_game(words[0], seat, rules)
-        self.engine.new_game(words[0], seat, rules)
+        self.engine.new_game(words[0], board.letters.index(words[1]), rules)
 
     def cmd_lineup(self, args: list[str]) -> None:
-        self.setting_up("lineup")
-        given = " ".join(args)
-        err = check_lineup(given) if given else None
-        if err is not None:
-            raise ValueError(f"lineup: {err}")
-        text = self.engine.lineup(given)
-        self.journal.lineup = text
-        self.chan.send(f"lineup {text}")
+        self.chan.send(f"lineup {self.engine.lineup(' '.join(args))}")
 
     def cmd_visible(self, parts: list[str]) -> None:
-        board = self.setting_up("visible")
+        board = self.engine.setting_up("visible")
         if len(parts) != 2 or len(parts[0]) != 1 or parts[0] not in board.letters:
             raise ValueError(f"visible: expected 'visible SEAT LINEUP' with SEAT one of {' '.join(board.letters)}")
-        seat = board.letters.index(parts[0])
-        if seat == self.journal.seat:
-            raise ValueError(f"visible: {parts[0]} is our own seat")
-        err = check_lineup(parts[1])
-        if err is not None:
-            raise ValueError(f"visible {parts[0]}: {err}")
-        self.journal.visible[seat] = short_lineup(parts[1])
+        self.engine.visible(board.letters.index(parts[0]), parts[1])
 
     def cmd_start(self, args: list[str]) -> None:
-        self.board("start")
-        if self.journal.started:
-            raise ValueError("start: the game has started already")
-        if not self.journal.lineup:
-            raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
-        self.journal.started = True
-        self.engine.begin(self.journal.visible)
+        self.engine.start()
 
-    def go(self, board: Board, words: list[str]) -> None:
+    def cmd_go(self, words: list[str]) -> None:
+        board = self.engine.playing("go")
         chan = self.chan
         m = self.engine.choose(go_clock(words), chan.arrived)
         chan.send("pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}")
@@ -192,12 +138,4 @@ class JunqiProtocol(Journaled):
             chan.log(note)
 
     def cmd_event(self, word: str, args: list[str]) -> None:
-        ev = parse_event(self.playing(word), " ".join([word, *args]))
-        if ev.kind == "end":
-            self.journal.started = False
-            return
-        problem = self.engine.problem(ev)
-        if problem is not None:
-            raise ValueError(problem)
-        self.engine.observe(ev)
-        self.journal.events.append(ev)
+        self.engine.event(parse_event(self.engine.playing(word), " ".join([word, *args])))

@@ -217,7 +217,7 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
     setup = ["junqi", "setoption name player value random", "newgame 2p S", f"lineup {LINEUP}", "start",
              "move S G0-F0 EAT"]
     proto.run(Lines(setup))
-    before = list(proto.engine.pos.owner)
+    before = list(proto.engine._engine.pos.owner)  # the state the front must keep
     real = Engine.observe
 
     failures = [RuntimeError("boom")]
@@ -232,7 +232,7 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
     proto.run(chan)
     assert chan.said == ["error internal error RuntimeError: boom"]
     monkeypatch.setattr(Engine, "observe", real)
-    assert proto.engine.pos.owner == before and proto.engine.style == "random"
+    assert proto.engine._engine.pos.owner == before and proto.engine.style == "random"
     chan = Lines(["move N F1-E1 MOVE", "isready"])
     proto.run(chan)
     assert chan.said == ["readyok"]

@@ -127,6 +127,18 @@ class Engine:
         self.noise = RANDOMNESS[level]
         return True
 
+    def set_multipv(self, lines: int) -> None:
+        """How many best lines a search reports (UCI's MultiPV), clamped by the adapter."""
+        self.multipv = lines
+
+    def set_overhead(self, ms: int) -> None:
+        """What a move's answer needs to reach the GUI (UCI's Move Overhead), kept off every time limit."""
+        self.overhead_ms = ms
+
+    def set_skill(self, level: int) -> None:
+        """UCI's Skill Level, 0 to 20: below 20 the search is shallower and its evaluation noisier."""
+        self.skill = level
+
     # --- the game -------------------------------------------------------------------------
 
     def set_position(self, fen: str, moves: list[str]) -> Optional[str]:

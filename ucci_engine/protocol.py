@@ -426,13 +426,13 @@ class UciProtocol(Dialect):
         elif name == "ponder":
             return
         elif name == "multipv":
-            self.engine.multipv = int(number(value, "MultiPV", 1, 128))
+            self.engine.set_multipv(int(number(value, "MultiPV", 1, 128)))
         elif name == "move overhead":
-            self.engine.overhead_ms = int(number(value, "Move Overhead", 0, 5000))
+            self.engine.set_overhead(int(number(value, "Move Overhead", 0, 5000)))
         elif name == "clear hash":
             self.engine.clear_hash()
         elif name == "skill level":
-            self.engine.skill = int(number(value, "Skill Level", 0, 20))
+            self.engine.set_skill(int(number(value, "Skill Level", 0, 20)))
         elif name == "ownbook":
             self.engine.set_book(value.lower() == "true")
         elif name == "usenn":

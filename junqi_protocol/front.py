@@ -1,0 +1,227 @@
+"""The junqi front object both adapters call: one player in one game, through :class:`Engine` (the
+thinking) and the :class:`Journal` of everything it accepted, so the adapters (``protocol``,
+``ccgc``) only parse words and print.
+
+Each operation checks its command against the game's state before it changes anything and refuses
+it with ValueError, the state as it was (the rules and the engine raise it too, for what they
+cannot take). The journal records a change only once the engine has made it whole. Should an
+operation fail anyway half-way (a bug of ours, any other exception), the front restores itself
+before the failure goes on to the adapter: a new engine is rebuilt from the journal, through
+everything accepted before the command.
+
+>>> front = Front(lambda: Engine("random"))
+>>> front.lineup("")
+Traceback (most recent call last):
+ValueError: lineup: no newgame yet
+>>> front.new_game("2p", 0, Rules("2p"))
+>>> front.lineup("abccddeeffggghhhiiijjkklj")
+'abccddeeffggghhhiiijjkklj'
+>>> front.start()
+>>> front.started
+True
+"""
+
+import contextlib
+from typing import Callable, Iterator, Optional
+
+from engine_core.timeman import GameClock
+from junqi_protocol.board import Board
+from junqi_protocol.engine import Engine
+from junqi_protocol.game import Event, Rules
+from junqi_protocol.journal import Journal
+from junqi_protocol.rules import KILLED, MOVE, check_lineup, short_lineup
+
+Move = tuple[int, int]
+
+
+class Front:
+    """One junqi player behind an adapter: its engine, the journal that rebuilds it, and what a game
+    allows when (lineups before ``start``, events and moves after it)."""
+
+    def __init__(self, make: Callable[[], Engine] = Engine) -> None:
+        self._make = make
+        self._engine = make()
+        self._journal = Journal()
+        self._pending: Optional[Move] = None  # our move whose result the referee tells only later (CCGC)
+
+    @contextlib.contextmanager
+    def _undo_on_failure(self) -> Iterator[None]:
+        """Run a change: a refusal (ValueError) passes as it is, raised before anything changed; any
+        other exception first puts the state back as it was before the change."""
+        try:
+            yield
+        except ValueError:
+            raise
+        except Exception:
+            self.recover()
+            raise
+
+    def recover(self) -> None:
+        """The state as the journal has it: the failed command may have changed the engine half-way,
+        so a new one goes through everything accepted so far."""
+        self._engine.close()
+        self._engine = self._journal.rebuild(self._make)
+
+    def close(self) -> None:
+        """End the engine's worker processes, if any (the session is ending)."""
+        self._engine.close()
+
+    # --- what the adapters read ------------------------------------------------------------------
+
+    @property
+    def style(self) -> str:
+        """The engine's style (the ``player`` option)."""
+        return self._engine.style
+
+    @property
+    def started(self) -> bool:
+        """Whether the game has started (and not ended)."""
+        return self._journal.started
+
+    def board(self, word: str) -> Board:
+        """The game's board, to read and write point names: ``word`` is refused before a new game."""
+        if self._journal.board is None:
+            raise ValueError(f"{word}: no newgame yet")
+        return self._journal.board
+
+    def setting_up(self, word: str) -> Board:
+        """The game's board while lineups may still be given: ``word`` is refused otherwise."""
+        board = self.board(word)
+        if self._journal.started:
+            raise ValueError(f"{word}: the game has started")
+        return board
+
+    def playing(self, word: str) -> Board:
+        """The game's board once it has started: ``word`` is refused before."""
+        board = self.board(word)
+        if not self._journal.started:
+            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
+        return board
+
+    def problem(self, ev: Event) -> Optional[str]:
+        """Why a reported ``ev`` cannot be true on what we know, or None."""
+        return self._engine.problem(ev)
+
+    def occupied(self, point: int) -> bool:
+        """Whether a piece (anyone's) stands on ``point``."""
+        return self._engine.occupied(point)
+
+    def last_search(self) -> str:
+        """What the last move's search did, for the log ("" when the style does not search)."""
+        return self._engine.last_search()
+
+    # --- what changes the state ------------------------------------------------------------------
+
+    def set_option(self, name: str, value: str) -> None:
+        """Set an engine option (``player``, ``seed``, ``threads``): refused, changing nothing, or done."""
+        with self._undo_on_failure():
+            self._engine.set_option(name, value)
+            self._journal.options.append((name, value))
+
+    def new_game(self, variant: str, seat: int, rules: Rules) -> None:
+        """A new game of ``variant`` in which we sit at ``seat``."""
+        with self._undo_on_failure():
+            self._engine.new_game(variant, seat, rules)
+            self._journal.new_game(variant, seat, rules)
+
+    def lineup(self, given: str) -> str:
+        """Our lineup for the game, ``given`` ("": our own choice), before it starts."""
+        self.setting_up("lineup")
+        err = check_lineup(given) if given else None
+        if err is not None:
+            raise ValueError(f"lineup: {err}")
+        with self._undo_on_failure():
+            text = self._engine.lineup(given)
+            self._journal.lineup = text
+        return text
+
+    def visible(self, seat: int, lineup: str) -> None:
+        """Another seat's lineup, shown to us (a game with open lineups), before the game starts."""
+        board = self.setting_up("visible")
+        if seat == self._journal.seat:
+            raise ValueError(f"visible: {board.letters[seat]} is our own seat")
+        err = check_lineup(lineup)
+        if err is not None:
+            raise ValueError(f"visible {board.letters[seat]}: {err}")
+        self._journal.visible[seat] = short_lineup(lineup)
+
+    def start(self) -> None:
+        """Start the game: every lineup is known (ours) or hidden (the others')."""
+        self.board("start")
+        if self._journal.started:
+            raise ValueError("start: the game has started already")
+        if not self._journal.lineup:
+            raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
+        with self._undo_on_failure():
+            self._engine.begin(self._journal.visible)
+            self._journal.started = True
+
+    def deal(self, variant: str, seat: int, rules: Rules) -> str:
+        """A new game started at once with a lineup of our choice (CCGC's ``START``): that lineup."""
+        self._pending = None
+        with self._undo_on_failure():
+            self._engine.new_game(variant, seat, rules)
+            lineup = self._engine.lineup("")
+            self._engine.begin({})
+            self._journal.new_game(variant, seat, rules)
+            self._journal.lineup = lineup
+            self._journal.started = True
+        return lineup
+
+    def event(self, ev: Event) -> None:
+        """What the referee reports: refused (ValueError) when it contradicts what we know; the end of
+        the game ends it."""
+        if ev.kind == "end":
+            self._journal.started = False
+            return
+        problem = self._engine.problem(ev)
+        if problem is not None:
+            raise ValueError(problem)
+        with self._undo_on_failure():
+            self._engine.observe(ev)
+            self._journal.events.append(ev)
+
+    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+        """Our move (None: pass) within ``clock`` counted from ``asked`` (see :meth:`Engine.choose`)."""
+        with self._undo_on_failure():
+            move = self._engine.choose(clock, asked)
+        return move
+
+    # --- a move whose result comes after it (CCGC) -----------------------------------------------
+
+    @property
+    def awaiting_result(self) -> bool:
+        """Whether our last move by :meth:`play` still waits for its result."""
+        return self._pending is not None
+
+    def play(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+        """Our move, as :meth:`choose`, when the referee tells its result only afterwards (CCGC, where
+        our own move is not reported back as an event): it waits for :meth:`settle`."""
+        move = self.choose(clock, asked)
+        self._pending = move
+        return move
+
+    def result_to_take(self, result: int) -> tuple[int, bool]:
+        """The result our waiting move is taken to have had, given ``result`` (one of
+        :data:`junqi_protocol.rules.RESULTS`' codes; -1: none came): ``result`` when it fits what we
+        know, else the one we can be sure of: a move to an empty point was a plain move, and a
+        contested one is taken as lost (the cautious reading: we never count on a piece we may not
+        have). With whether it is ``result``."""
+        assert self._pending is not None
+        contested = self._engine.occupied(self._pending[1])
+        if result < 0 or (result == MOVE) == contested:
+            return (KILLED if contested else MOVE), False
+        return result, True
+
+    def settle(self, result: int) -> Optional[str]:
+        """Learn our waiting move with ``result`` (see :meth:`result_to_take`): None, or why that
+        contradicts what we know (then it is not learned). Either way the move waits no more, unless
+        learning it failed (then the next command settles it again)."""
+        assert self._pending is not None
+        frm, to = self._pending
+        ev = Event("move", self._journal.seat, frm, to, result)
+        problem = self._engine.problem(ev)
+        if problem is None:
+            self.event(ev)
+        self._pending = None
+        return problem
