@@ -3,8 +3,9 @@ of move, by one of three styles: ``search`` (the default), and the yardsticks ``
 ``random`` (:mod:`junqi_protocol.yardsticks`).
 
 A player learns the game only through the referee's events, exactly as an engine over a pipe does;
-the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print) and
-the referee's in-process seats all drive this one class.
+the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print,
+through :class:`junqi_protocol.front.Front`, which keeps the journal and undo) and the referee's
+in-process seats all drive this one class.
 
 ``search`` scores every legal move by a determinized search on the shared core over sampled
 deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time ``go`` gives, in
