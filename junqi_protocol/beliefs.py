@@ -34,7 +34,6 @@ from junqi_protocol.game import Pieces
 from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, KILLED, MARSHAL, MINE, BOMB, MOVE, combat, needs_engineer
 
 ALL = (1 << 12) - 1
-SOLDIERS = (1 << 9) - 1
 KINDS = 12
 BALANCE_ROUNDS = 30
 LIKELIHOOD_FLOOR = 30.0  # the behaviour model never weighs a kind below e^-30 of the likeliest

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from gomoku_protocol.position import Position
-from gomoku_protocol.rules import BLACK, WHITE
+from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 
 def state(b: Position) -> tuple:
@@ -94,3 +94,21 @@ def test_five_points_agree_with_the_raw_cells_on_rectangles(width: int, height: 
             for color in (BLACK, WHITE):
                 raw = {i for i in b.points if b.cells[i] == 0 and b.wins_at(i, color)}
                 assert b.fives[color] == raw, (width, height, rule, b.history)
+
+
+def test_a_neutral_stone_is_nobodys_and_ends_both_colours_lines() -> None:
+    """A stone of a continuous game's finished five (BOARD field 3, ``rules.NEUTRAL``) closes black's
+    four on one side and white's on the other, counts for neither, passes no turn, and comes off cleanly."""
+    b = Position(15, 15, 0)
+    for x in range(3, 7):
+        b.play(b.index(x, 7), BLACK)
+    for x in range(8, 12):
+        b.play(b.index(x, 7), WHITE)
+    assert b.side == BLACK
+    b.play(b.index(7, 7), NEUTRAL)
+    assert b.side == BLACK  # nobody's move
+    assert b.fives[BLACK] == {b.index(2, 7)} and b.fives[WHITE] == {b.index(12, 7)}
+    assert not b.wins_at(b.index(2, 7), WHITE) and b.wins_at(b.index(2, 7), BLACK)
+    assert state(b) == state(rebuilt(b))
+    b.unmake()
+    assert b.side == BLACK and b.fives[BLACK] == {b.index(2, 7), b.index(7, 7)}

@@ -204,8 +204,6 @@ class UcciProtocol(Dialect):
     def __init__(self) -> None:
         super().__init__()
         self.millis = False
-        self.batch = False
-        self.debug = False
         self.booted = False
         self.commands.update(
             {
@@ -256,10 +254,6 @@ class UcciProtocol(Dialect):
         flag = value.lower() in TRUE_WORDS
         if name == "usemillisec":
             self.millis = flag
-        elif name == "batch":
-            self.batch = flag
-        elif name == "debug":
-            self.debug = flag
         elif name == "hashsize":
             self.engine.set_hash(int(number(value, "hashsize", 1, 1024)))
         elif name == "threads":
@@ -278,8 +272,8 @@ class UcciProtocol(Dialect):
             problem = self.engine.set_network(flag)
             if problem:
                 raise Refusal(problem)
-        # Other names (ponder, usebook false, idle, pruning, …) are accepted: UCCI says an
-        # unknown name is not an error.
+        # Other names (batch and debug, announced but changing nothing here, ponder, idle, pruning, …)
+        # are accepted: UCCI says an unknown name is not an error.
 
     def cmd_banmoves(self, args: list[str]) -> None:
         problem = self.engine.set_banned(args)
