@@ -9,10 +9,11 @@ Modules in reading order:
 * the search: ``position`` (``Position``, one sampled world for the core's search), ``evaluate``
   and ``paths`` (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the
   move that does best over the sampled worlds, on one or more processes);
-* the player: ``engine`` (``Engine``: one player's knowledge, time and choice of move by its
+* the player: ``player`` (``Player``: one player's knowledge, time and choice of move by its
   style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules);
-* the front object: ``front`` (``Front``: the engine, what a game allows when, and the undo of a
-  failed command, which the adapters call), ``journal`` (what rebuilds the engine after one);
+* the front object: ``engine`` (``Engine``, as in the other games: the player, what a game allows
+  when, and the undo of a failed command, which the adapters call), ``journal`` (what rebuilds the
+  player after one);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
 * the referee and its tools: ``seats`` (a seat: in process or an engine over pipes), ``referee``
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game

@@ -21,7 +21,7 @@ from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_float
 from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
-from junqi_protocol.engine import STYLES
+from junqi_protocol.player import STYLES
 from junqi_protocol.game import Rules
 from junqi_protocol.seats import Seat
 from junqi_protocol.record import Recorder

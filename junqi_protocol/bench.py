@@ -11,7 +11,7 @@
   (:func:`junqi_protocol.lineups.habits`; the dealt lineups come from the same generator, so
   that figure is what knowing an opponent's habits is worth, not a figure for any opponent;
   ``--own-lineups`` gives the games ``events``' own fixed lineup instead), each without and with
-  the behaviour model (:data:`junqi_protocol.beliefs.BEHAVIOUR`), and last what the engine uses:
+  the behaviour model (:data:`junqi_protocol.beliefs.BEHAVIOUR`), and last what the player uses:
   habits and behaviour with the prior updated by the lineup of the army's hidden teammate
   (:meth:`junqi_protocol.beliefs.Beliefs.learned`; four players only). Any true kind excluded or
   given probability zero is counted and shown;
@@ -28,7 +28,7 @@ from typing import Any, Optional
 
 from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, balance, kinds_of, start_mask
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
+from junqi_protocol.player import Player
 from junqi_protocol.game import Rules
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, habits
@@ -53,18 +53,18 @@ def bench_speed(variant: str, ms: int, positions: int, depth: int = 0) -> int:
     depths: list[int] = []
     for n in range(positions):
         dealt = deals(1, board.seats, 100 + n)[0]
-        engine = Engine("search", n)
-        engine.new_game(variant, 0, Rules(variant))
-        engine.lineup(dealt[0])
-        engine.begin({})
+        player = Player("search", n)
+        player.new_game(variant, 0, Rules(variant))
+        player.lineup(dealt[0])
+        player.begin({})
         if depth:
-            engine.planner.max_depth = depth
+            player.planner.max_depth = depth
         t = time.perf_counter()
-        engine.planner.choose(engine.pos, 0, engine.alive, 0, engine.rules, engine.deployments, UNBOUNDED_MS if depth else ms,
-                              engine.rng)
+        player.planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, UNBOUNDED_MS if depth else ms,
+                              player.rng)
         spent += int((time.perf_counter() - t) * 1000)
-        nodes += engine.planner.nodes
-        depths.append(engine.planner.depth)
+        nodes += player.planner.nodes
+        depths.append(player.planner.depth)
     print(f"speed {variant}: {nodes} nodes in {spent} ms over {positions} opening positions: "
           f"{nodes * 1000 // max(1, spent)} nodes/s; root passes reached depth {depths}")
     return nodes
@@ -210,7 +210,7 @@ def fit_behaviour(variant: str, games: int, seed: int) -> None:
     attacks = [0] * 12
     for lines in read_games(record_games(variant, games, seed, True).splitlines()):
         truth = true_kinds(board, lines)
-        beliefs = [engine.beliefs for engine, _ in follow(lines, 0)][-1]
+        beliefs = [player.beliefs for player, _ in follow(lines, 0)][-1]
         for t, k in enumerate(truth):
             if k < 0:
                 continue

@@ -3,7 +3,7 @@
 We always see ourselves as seat S in rows G-L, as the protocol promises. CCGC has no error reply,
 so a line we cannot use is reported on stderr (``ccgc: error …``) and changes nothing. Our own
 move's result is the one thing we cannot do without: when ``RESULT`` is missing (the next ``GO``
-came first) or unusable, the front (:class:`junqi_protocol.front.Front`) settles it from what we
+came first) or unusable, the front (:class:`junqi_protocol.engine.Engine`) settles it from what we
 know: a move to an empty point was a plain move, and a contested one is taken as lost (the cautious reading: we never count on a piece we
 may not have). Either way our board stays in step with the moves actually made.
 """

@@ -1,183 +1,227 @@
-"""The junqi engine behind both adapters: one player's knowledge of a game, its time and its choice
-of move, by one of three styles: ``search`` (the default), and the yardsticks ``events`` and
-``random`` (:mod:`junqi_protocol.yardsticks`).
+"""The junqi front object both adapters call: one player in one game, through :class:`Player` (the
+thinking) and the :class:`Journal` of everything it accepted, so the adapters (``protocol``,
+``ccgc``) only parse words and print.
 
-A player learns the game only through the referee's events, exactly as an engine over a pipe does;
-the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print,
-through :class:`junqi_protocol.front.Front`, which keeps the journal and undo) and the referee's
-in-process seats all drive this one class.
+Each operation checks its command against the game's state before it changes anything and refuses
+it with ValueError, the state as it was (the rules and the player raise it too, for what they
+cannot take). The journal records a change only once the player has made it whole. Should an
+operation fail anyway half-way (a bug of ours, any other exception), the front restores itself
+before the failure goes on to the adapter: a new player is rebuilt from the journal, through
+everything accepted before the command.
 
-``search`` scores every legal move by a determinized search on the shared core over sampled
-deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time ``go`` gives, in
-proportion to the CPU share the process gets.
+>>> front = Engine(lambda: Player("random"))
+>>> front.lineup("")
+Traceback (most recent call last):
+ValueError: lineup: no newgame yet
+>>> front.new_game("2p", 0, Rules("2p"))
+>>> front.lineup("abccddeeffggghhhiiijjkklj")
+'abccddeeffggghhhiiijjkklj'
+>>> front.start()
+>>> front.started
+True
 """
 
-import random
-import time
-from typing import Callable, Optional
+import contextlib
+from typing import Callable, Iterator, Optional
 
-from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
-from junqi_protocol.beliefs import Beliefs, Deployments
+from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
-from junqi_protocol.game import Event, Pieces, Rules, report_problem
-from junqi_protocol.lineups import events_lineup, habits, random_lineup, strong_lineup
-from junqi_protocol.rules import MOVE, RESULTS, check_lineup, parse_lineup
-from junqi_protocol.worlds import SAMPLES, Planner
-from junqi_protocol.yardsticks import Events
+from junqi_protocol.game import Event, Rules
+from junqi_protocol.journal import Journal
+from junqi_protocol.player import Player
+from junqi_protocol.rules import KILLED, MOVE, check_lineup, short_lineup
 
-STYLES = ("search", "events", "random")
-DEFAULT_STYLE = "search"
-# Thinking time without a clock from the referee (CCGC gives a whole game's time).
-UNTIMED_MS = 1000
-# What a reply needs to reach the referee after the search ends, and the search's last look at the
-# clock: with 60 the referee saw moves of up to 965 ms at a movetime of 1,000; with 80 the longest of
-# 983 was 980 (docs/junqi.md, "Against pfysw/JunQi 2.3").
-OVERHEAD_MS = 80
-MAX_THREADS = 8
-
-
-LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
+Move = tuple[int, int]
 
 
 class Engine:
-    """One player's knowledge of a game and its choice of move."""
+    """One junqi player's game behind an adapter: its :class:`Player`, the journal that rebuilds it,
+    and what a game allows when (lineups before ``start``, events and moves after it)."""
 
-    def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
-        if style not in STYLES:
-            raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
-        self.style: str = style
-        self.rng: random.Random = random.Random(seed)
-        self.board: Board = Board("2p")
-        self.rules: Rules = Rules("2p")
-        self.seat: int = 0
-        self.pos: Pieces = Pieces(self.board)
-        self.beliefs: Beliefs = Beliefs(self.board, 0)
-        self.alive: list[bool] = [True, True]
-        self.quiet: int = 0
-        self.my_lineup: str = ""
-        self.events_player: Events = Events(self.board)
-        self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
-        self.planner: Planner = Planner()
-        self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
-        self.budget: int = 0  # the last search's budget (its hard limit), ms
-        self.cpu: CpuShare = CpuShare()  # the CPU our recent moves got for the wall time they did not wait for workers
-        habits()  # computed once per process, here rather than at the start of a timed game
+    def __init__(self, make: Callable[[], Player] = Player) -> None:
+        self._make = make
+        self._player = make()
+        self._journal = Journal()
+        self._pending: Optional[Move] = None  # our move whose result the referee tells only later (CCGC)
 
-    def set_option(self, name: str, value: str) -> None:
-        if name == "player":
-            if value not in STYLES:
-                raise ValueError(f"player={value}: use one of {', '.join(STYLES)}")
-            self.style = value
-        elif name == "seed":
-            if not value.lstrip("-").isdigit():
-                raise ValueError(f"seed={value}: a whole number is expected")
-            self.rng = random.Random(int(value))
-        elif name == "threads":
-            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
-                raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
-            self.planner.set_threads(int(value))
-        else:
-            raise ValueError(f"unknown option {name!r}; known: player, seed, threads")
+    @contextlib.contextmanager
+    def _undo_on_failure(self) -> Iterator[None]:
+        """Run a change: a refusal (ValueError) passes as it is, raised before anything changed; any
+        other exception first puts the state back as it was before the change."""
+        try:
+            yield
+        except ValueError:
+            raise
+        except Exception:
+            self.recover()
+            raise
+
+    def recover(self) -> None:
+        """The state as the journal has it: the failed command may have changed the player half-way,
+        so a new one goes through everything accepted so far."""
+        self._player.close()
+        self._player = self._journal.rebuild(self._make)
 
     def close(self) -> None:
-        """End the search's worker processes, if any (before the process ends or drops this engine)."""
-        self.planner.close()
+        """End the player's worker processes, if any (the session is ending)."""
+        self._player.close()
 
-    def new_game(self, variant: str, seat: int, rules: Rules) -> None:
-        if self.board.variant != variant:
-            self.board = Board(variant)
-            self.events_player = Events(self.board)
-        self.rules = rules
-        self.seat = seat
-        self.my_lineup = ""
-        self.quiet = 0
-        self.alive = [True] * self.board.seats
+    # --- what the adapters read ------------------------------------------------------------------
 
-    def lineup(self, given: str = "") -> str:
-        """Our lineup: ``given`` if it is legal (else ValueError naming the rule), or our own choice."""
-        if given:
-            err = check_lineup(given)
-            if err is not None:
-                raise ValueError(err)
-            text = given if len(given) == 25 else given.replace(".", "")
-        else:
-            text = LINEUPS[self.style](self.rng)
-        self.my_lineup = text
-        return text
+    @property
+    def style(self) -> str:
+        """The player's style (the ``player`` option)."""
+        return self._player.style
 
-    def begin(self, visible: dict[int, str]) -> None:
-        """Set up the board: our lineup, every other home full of unknown pieces (or those shown to us)."""
-        self.pos = Pieces(self.board)
-        for s in range(self.board.seats):
-            if s == self.seat:
-                self.pos.place(s, parse_lineup(self.my_lineup))
-            elif s in visible:
-                self.pos.place(s, parse_lineup(visible[s]))
-            else:
-                self.pos.place(s, None)
-        self.beliefs = Beliefs(self.board, self.seat)
-        self.beliefs.prior = habits()
-        self.beliefs.start(self.pos)
-        self.deployments = Deployments(self.beliefs, self.rng, SAMPLES)
+    @property
+    def started(self) -> bool:
+        """Whether the game has started (and not ended)."""
+        return self._journal.started
+
+    def board(self, word: str) -> Board:
+        """The game's board, to read and write point names: ``word`` is refused before a new game."""
+        if self._journal.board is None:
+            raise ValueError(f"{word}: no newgame yet")
+        return self._journal.board
+
+    def setting_up(self, word: str) -> Board:
+        """The game's board while lineups may still be given: ``word`` is refused otherwise."""
+        board = self.board(word)
+        if self._journal.started:
+            raise ValueError(f"{word}: the game has started")
+        return board
+
+    def playing(self, word: str) -> Board:
+        """The game's board once it has started: ``word`` is refused before."""
+        board = self.board(word)
+        if not self._journal.started:
+            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
+        return board
 
     def problem(self, ev: Event) -> Optional[str]:
-        """Why a reported ``ev`` cannot be true on what we know, or None (then :meth:`observe` takes it)."""
-        return report_problem(self.pos, self.alive, ev)
+        """Why a reported ``ev`` cannot be true on what we know, or None."""
+        return self._player.problem(ev)
 
     def occupied(self, point: int) -> bool:
         """Whether a piece (anyone's) stands on ``point``."""
-        return self.pos.owner[point] >= 0
-
-    def observe(self, ev: Event) -> None:
-        pos = self.pos
-        if ev.kind == "move":
-            names = self.board.names
-            if pos.owner[ev.frm] != ev.seat:
-                raise ValueError(f"move: seat {self.board.letters[ev.seat]} has no piece on {names[ev.frm]}")
-            if (pos.owner[ev.to] < 0) != (ev.result == MOVE):
-                raise ValueError(f"move: result {RESULTS[ev.result]} does not fit what stands on {names[ev.to]}")
-            if pos.owner[ev.to] >= 0 and self.board.team(pos.owner[ev.to]) == self.board.team(ev.seat):
-                raise ValueError(f"move: {names[ev.to]} holds an ally of {self.board.letters[ev.seat]}")
-            self.beliefs.before_move(pos, ev.frm, ev.to, ev.result)
-            pos.apply(ev.frm, ev.to, ev.result)
-            self.quiet = self.quiet + 1 if ev.result == MOVE else 0
-        elif ev.kind == "pass":
-            self.quiet += 1
-        elif ev.kind == "marshal":
-            self.beliefs.marshal_died(pos, ev.seat, ev.frm)
-        elif ev.kind == "flag":
-            self.beliefs.flag_taken(ev.seat)
-        elif ev.kind == "out":
-            self.alive[ev.seat] = False
-            pos.remove(ev.seat)
-
-    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[tuple[int, int]]:
-        """Our move, or None to pass (only when there is no legal move); ``clock`` is the referee's
-        clock request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
-        ``time.perf_counter()`` time; by default now)."""
-        begun = self.cpu.start()
-        t0 = asked or begun
-        moves = self.pos.moves(self.seat)
-        if not moves:
-            return None
-        self.beliefs.settle(self.pos)
-        if self.style == "random":
-            return self.rng.choice(moves)
-        if self.style == "search":
-            # The planner takes one budget, the hard limit; the soft one (no deeper pass) is not yet used.
-            _, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
-            self.budget = budget
-            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
-                                    t0)
-            self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
-            self.cpu.stop(self.planner.waited)
-            if m is not None:
-                return m
-        return self.events_player.choose(self, moves)
+        return self._player.occupied(point)
 
     def last_search(self) -> str:
         """What the last move's search did, for the log ("" when the style does not search)."""
-        if self.style != "search":
-            return ""
-        p = self.planner
-        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms"
+        return self._player.last_search()
+
+    # --- what changes the state ------------------------------------------------------------------
+
+    def set_option(self, name: str, value: str) -> None:
+        """Set an engine option (``player``, ``seed``, ``threads``): refused, changing nothing, or done."""
+        with self._undo_on_failure():
+            self._player.set_option(name, value)
+            self._journal.options.append((name, value))
+
+    def new_game(self, variant: str, seat: int, rules: Rules) -> None:
+        """A new game of ``variant`` in which we sit at ``seat``."""
+        with self._undo_on_failure():
+            self._player.new_game(variant, seat, rules)
+            self._journal.new_game(variant, seat, rules)
+
+    def lineup(self, given: str) -> str:
+        """Our lineup for the game, ``given`` ("": our own choice), before it starts."""
+        self.setting_up("lineup")
+        err = check_lineup(given) if given else None
+        if err is not None:
+            raise ValueError(f"lineup: {err}")
+        with self._undo_on_failure():
+            text = self._player.lineup(given)
+            self._journal.lineup = text
+        return text
+
+    def visible(self, seat: int, lineup: str) -> None:
+        """Another seat's lineup, shown to us (a game with open lineups), before the game starts."""
+        board = self.setting_up("visible")
+        if seat == self._journal.seat:
+            raise ValueError(f"visible: {board.letters[seat]} is our own seat")
+        err = check_lineup(lineup)
+        if err is not None:
+            raise ValueError(f"visible {board.letters[seat]}: {err}")
+        self._journal.visible[seat] = short_lineup(lineup)
+
+    def start(self) -> None:
+        """Start the game: every lineup is known (ours) or hidden (the others')."""
+        self.board("start")
+        if self._journal.started:
+            raise ValueError("start: the game has started already")
+        if not self._journal.lineup:
+            raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
+        with self._undo_on_failure():
+            self._player.begin(self._journal.visible)
+            self._journal.started = True
+
+    def deal(self, variant: str, seat: int, rules: Rules) -> str:
+        """A new game started at once with a lineup of our choice (CCGC's ``START``): that lineup."""
+        self._pending = None
+        with self._undo_on_failure():
+            self._player.new_game(variant, seat, rules)
+            lineup = self._player.lineup("")
+            self._player.begin({})
+            self._journal.new_game(variant, seat, rules)
+            self._journal.lineup = lineup
+            self._journal.started = True
+        return lineup
+
+    def event(self, ev: Event) -> None:
+        """What the referee reports: refused (ValueError) when it contradicts what we know; the end of
+        the game ends it."""
+        if ev.kind == "end":
+            self._journal.started = False
+            return
+        problem = self._player.problem(ev)
+        if problem is not None:
+            raise ValueError(problem)
+        with self._undo_on_failure():
+            self._player.observe(ev)
+            self._journal.events.append(ev)
+
+    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+        """Our move (None: pass) within ``clock`` counted from ``asked`` (see :meth:`Player.choose`)."""
+        with self._undo_on_failure():
+            move = self._player.choose(clock, asked)
+        return move
+
+    # --- a move whose result comes after it (CCGC) -----------------------------------------------
+
+    @property
+    def awaiting_result(self) -> bool:
+        """Whether our last move by :meth:`play` still waits for its result."""
+        return self._pending is not None
+
+    def play(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+        """Our move, as :meth:`choose`, when the referee tells its result only afterwards (CCGC, where
+        our own move is not reported back as an event): it waits for :meth:`settle`."""
+        move = self.choose(clock, asked)
+        self._pending = move
+        return move
+
+    def result_to_take(self, result: int) -> tuple[int, bool]:
+        """The result our waiting move is taken to have had, given ``result`` (one of
+        :data:`junqi_protocol.rules.RESULTS`' codes; -1: none came): ``result`` when it fits what we
+        know, else the one we can be sure of: a move to an empty point was a plain move, and a
+        contested one is taken as lost (the cautious reading: we never count on a piece we may not
+        have). With whether it is ``result``."""
+        assert self._pending is not None
+        contested = self._player.occupied(self._pending[1])
+        if result < 0 or (result == MOVE) == contested:
+            return (KILLED if contested else MOVE), False
+        return result, True
+
+    def settle(self, result: int) -> Optional[str]:
+        """Learn our waiting move with ``result`` (see :meth:`result_to_take`): None, or why that
+        contradicts what we know (then it is not learned). Either way the move waits no more, unless
+        learning it failed (then the next command settles it again)."""
+        assert self._pending is not None
+        frm, to = self._pending
+        ev = Event("move", self._journal.seat, frm, to, result)
+        problem = self._player.problem(ev)
+        if problem is None:
+            self.event(ev)
+        self._pending = None
+        return problem

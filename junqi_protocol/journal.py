@@ -1,22 +1,22 @@
 """What built a player's state in one game, so the state can be rebuilt exactly.
 
-The front object both adapters call (:class:`junqi_protocol.front.Front`) checks a command before it
-changes anything; should the change itself fail anyway (a bug of ours), it rebuilds its engine from
+The front object both adapters call (:class:`junqi_protocol.engine.Engine`) checks a command before it
+changes anything; should the change itself fail anyway (a bug of ours), it rebuilds its player from
 the journal, so the state is the one before the command and the session goes on.
 
 >>> j = Journal()
 >>> j.new_game("2p", 0, Rules("2p"))
 >>> j.lineup = "abccddeeffggghhhiiijjkklj"
 >>> j.started = True
->>> j.rebuild(lambda: Engine("random")).my_lineup
+>>> j.rebuild(lambda: Player("random")).my_lineup
 'abccddeeffggghhhiiijjkklj'
 """
 
 from typing import Callable, Optional
 
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
+from junqi_protocol.player import Player
 
 
 class Journal:
@@ -41,18 +41,18 @@ class Journal:
         self.started = False
         self.events = []
 
-    def rebuild(self, make: Callable[[], Engine]) -> Engine:
-        """A new engine that has been through everything recorded here."""
-        engine = make()
+    def rebuild(self, make: Callable[[], Player]) -> Player:
+        """A new player that has been through everything recorded here."""
+        player = make()
         for name, value in self.options:
-            engine.set_option(name, value)
+            player.set_option(name, value)
         if self.board is None:
-            return engine
-        engine.new_game(self.board.variant, self.seat, self.rules)
+            return player
+        player.new_game(self.board.variant, self.seat, self.rules)
         if self.lineup:
-            engine.lineup(self.lineup)
+            player.lineup(self.lineup)
         if self.started:
-            engine.begin(self.visible)
+            player.begin(self.visible)
             for ev in self.events:
-                engine.observe(ev)
-        return engine
+                player.observe(ev)
+        return player

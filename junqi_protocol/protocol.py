@@ -1,9 +1,9 @@
 """Our Junqi line protocol, engine side (docs/junqi-protocol.md): parses and prints only; the game's
-state, its undo and the thinking are :class:`junqi_protocol.front.Front`'s.
+state, its undo and the thinking are :class:`junqi_protocol.engine.Engine`'s.
 
 Every command is checked against what we know before it changes anything; a line we cannot use,
 or a report that contradicts our board, is answered ``error …`` naming the problem and changes
-nothing. Should a command fail inside the front all the same, the front rebuilds its engine from the
+nothing. Should a command fail inside the front all the same, the front rebuilds its player from the
 game's journal, so the state stays the one before the command.
 """
 
@@ -14,9 +14,9 @@ from engine_core.build_info import build_kind
 from engine_core.loop import EndSession, Session
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
-from junqi_protocol.engine import MAX_THREADS, STYLES
-from junqi_protocol.front import Front
+from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
+from junqi_protocol.player import MAX_THREADS, STYLES
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
@@ -44,7 +44,7 @@ class FrontSession(Session):
 
     def __init__(self) -> None:
         super().__init__()
-        self.engine = Front()
+        self.engine = Engine()
 
     def at_end(self) -> None:
         self.engine.close()

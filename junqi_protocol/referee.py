@@ -27,7 +27,7 @@ from engine_core.ends import End
 from engine_core.args import (ArgParser, UsageError, guarded, natural_int, positive_float, positive_int, program,
                               readable_file, writable_file)
 from junqi_protocol.board import Board
-from junqi_protocol.engine import STYLES
+from junqi_protocol.player import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.seats import ABORTED, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
 from junqi_protocol.lineups import read_deals

@@ -9,8 +9,8 @@ from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.seat import EngineSeat
 from engine_core.timeman import GameClock
-from junqi_protocol.engine import Engine
 from junqi_protocol.game import Event, Rules
+from junqi_protocol.player import Player
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
 
 CCGC_RESULT = {KILLED: 0, EAT: 1, BOTH: 2, MOVE: 3}
@@ -91,32 +91,32 @@ class BuiltinSeat(Seat):
     """A built-in player called directly: the fast path for many games."""
 
     def __init__(self, style: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
-        self.engine = Engine(style, seed)
+        self.player = Player(style, seed)
         for name, value in options or []:
-            self.engine.set_option(name, value)
-        self.name = f"builtin {self.engine.style}"
+            self.player.set_option(name, value)
+        self.name = f"builtin {self.player.style}"
         self.board = Board("2p")
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         self.board = board
-        self.engine.new_game(board.variant, seat, rules)
+        self.player.new_game(board.variant, seat, rules)
 
     def lineup(self, given: str, timeout: float) -> str:
         try:
-            return self.engine.lineup(given)
+            return self.player.lineup(given)
         except ValueError as exc:
             raise SeatError(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:
-        self.engine.begin(visible)
+        self.player.begin(visible)
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        m = self.engine.choose(GameClock(left=time_left_ms, movetime=movetime_ms))
+        m = self.player.choose(GameClock(left=time_left_ms, movetime=movetime_ms))
         return "pass" if m is None else f"{self.board.names[m[0]]}-{self.board.names[m[1]]}"
 
     def tell(self, events: list[Event]) -> None:
         for ev in events:
-            self.engine.observe(ev)
+            self.player.observe(ev)
 
     def error(self, text: str) -> None:
         return None
@@ -125,7 +125,7 @@ class BuiltinSeat(Seat):
         return None
 
     def close(self) -> None:
-        self.engine.close()
+        self.player.close()
 
 
 class PipeSeat(Seat, EngineSeat):

@@ -29,8 +29,8 @@ from urllib.parse import parse_qs
 
 from engine_core.args import UsageError
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
 from junqi_protocol.game import Game, Rules
+from junqi_protocol.player import Player
 from junqi_protocol.record import Replayer, read_games
 from junqi_protocol.replays import follow
 from junqi_protocol.rules import FLAG, LETTERS
@@ -76,7 +76,7 @@ class Follower:
         # followed line by line: the game's lines so far, and one :func:`follow` per seat over them.
         self.guesses = guesses
         self.lines: list[dict[str, Any]] = []
-        self.followers: dict[int, Iterator[tuple[Engine, Any]]] = {}
+        self.followers: dict[int, Iterator[tuple[Player, Any]]] = {}
 
     def feed(self, obj: dict[str, Any]) -> list[Message]:
         kind = obj.get("type")
@@ -150,14 +150,14 @@ class Follower:
         return out
 
 
-def guess_cells(board: Board, engine: Engine) -> str:
-    """Per point, the likeliest kind of a piece hidden from ``engine``'s seat and how sure (a digit:
+def guess_cells(board: Board, player: Player) -> str:
+    """Per point, the likeliest kind of a piece hidden from ``player``'s seat and how sure (a digit:
     tenths, 9 for 90 % or more); ``..`` elsewhere."""
-    pos = engine.pos
+    pos = player.pos
     cells = []
     for p in range(board.size):
         if pos.owner[p] >= 0 and pos.kind[p] < 0:
-            probs = engine.beliefs.probabilities(pos.owner[p], pos.tag[p])
+            probs = player.beliefs.probabilities(pos.owner[p], pos.tag[p])
             k = max(range(len(probs)), key=probs.__getitem__)
             cells.append(LETTERS[k] + str(min(9, int(probs[k] * 10))))
         else:
@@ -177,7 +177,7 @@ def seat_guesses(lines: list[dict[str, Any]]) -> dict[str, list[str]]:
     for seat in range(board.seats):
         if board.letters[seat] not in given:
             continue
-        out[board.letters[seat]] = [guess_cells(board, engine) for engine, _ in follow(lines, seat)]
+        out[board.letters[seat]] = [guess_cells(board, player) for player, _ in follow(lines, seat)]
     return out
 
 

@@ -1,5 +1,5 @@
 """The yardstick players' choice of move: ``events``, the seed engine's play, kept to measure the
-``search`` player against (``random``'s choice is one draw, in :class:`junqi_protocol.engine.Engine`;
+``search`` player against (``random``'s choice is one draw, in :class:`junqi_protocol.player.Player`;
 both yardsticks' lineups are in :mod:`junqi_protocol.lineups`).
 
 ``events`` re-creates the seed engine's event-driven play as scored rules, best score wins, ties
@@ -22,7 +22,7 @@ VALUE = (100, 80, 60, 45, 35, 25, 15, 10, 30, 20, 50, 2000)
 
 
 class Knowledge(Protocol):
-    """What a player knows of the game, as :class:`junqi_protocol.engine.Engine` keeps it."""
+    """What a player knows of the game, as :class:`junqi_protocol.player.Player` keeps it."""
 
     pos: Pieces
     beliefs: Beliefs

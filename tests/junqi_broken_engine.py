@@ -34,8 +34,8 @@ import sys
 import time
 
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
+from junqi_protocol.player import Player
 
 ASKED = 3
 LATE = float(os.environ.get("JUNQI_BROKEN_LATE", "4.5"))
@@ -59,11 +59,11 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def foreign_move(engine: Engine, board: Board) -> str:
+def foreign_move(player: Player, board: Board) -> str:
     """A move of a piece that is not ours."""
-    pos = engine.pos
-    enemy = next(p for p in range(board.size) if pos.owner[p] not in (-1, engine.seat)
-                 and board.team(pos.owner[p]) != board.team(engine.seat))
+    pos = player.pos
+    enemy = next(p for p in range(board.size) if pos.owner[p] not in (-1, player.seat)
+                 and board.team(pos.owner[p]) != board.team(player.seat))
     empty = [q for q in board.steps[enemy] if pos.owner[q] < 0]
     return f"move {board.names[enemy]}-{board.names[(empty or board.steps[enemy])[0]]}"
 
@@ -78,12 +78,12 @@ def main(mode: str) -> None:
         start_child(stdout=subprocess.DEVNULL)
     if mode == "deaf":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    engine = Engine("random", 1)
+    player = Player("random", 1)
     board = Board("2p")
     asked = 0
 
     def answer() -> str:
-        m = engine.choose()
+        m = player.choose()
         return "pass" if m is None else f"move {board.names[m[0]]}-{board.names[m[1]]}"
 
     for raw in sys.stdin:
@@ -98,12 +98,12 @@ def main(mode: str) -> None:
             say("readyok")
         elif cmd == "newgame":
             board = Board(words[1])
-            engine.new_game(words[1], board.letters.index(words[2]), Rules(words[1]))
+            player.new_game(words[1], board.letters.index(words[2]), Rules(words[1]))
         elif cmd == "lineup" and mode != "mute":
             given = "" if mode == "own" else " ".join(words[1:])
-            say("lineup " + ("abccddeeffggghhhiiijjkklk" if mode == "lineup" else engine.lineup(given)))
+            say("lineup " + ("abccddeeffggghhhiiijjkklk" if mode == "lineup" else player.lineup(given)))
         elif cmd == "start":
-            engine.begin({})
+            player.begin({})
         elif cmd == "go":
             asked += 1
             if asked < ASKED or mode in ("lineup", "own", "fair", "spawn", "deaf"):
@@ -118,7 +118,7 @@ def main(mode: str) -> None:
                     start_child()  # inherits our stdout and stderr
                 sys.exit(3)
             elif mode == "illegal":
-                say(foreign_move(engine, board))
+                say(foreign_move(player, board))
             elif mode == "garbage":
                 say("hello referee, \x01 here is no move")
             elif mode == "longline":
@@ -131,7 +131,7 @@ def main(mode: str) -> None:
                 sys.stdout.write("info string thinking hard\n" * (FLOOD if asked == ASKED else 0))
                 say(answer())
         elif cmd in ("move", "pass", "marshal", "flag", "out"):
-            engine.observe(parse_event(board, raw.strip()))
+            player.observe(parse_event(board, raw.strip()))
         elif cmd == "quit":
             if mode == "deaf":
                 continue

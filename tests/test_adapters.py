@@ -12,7 +12,7 @@ import pytest
 import gomoku_protocol.engine
 import gomoku_protocol.protocol
 import junqi_protocol.ccgc
-import junqi_protocol.front
+import junqi_protocol.engine
 import junqi_protocol.protocol
 import ucci_engine.engine
 import ucci_engine.protocol
@@ -21,8 +21,8 @@ import ucci_engine.protocol
 ADAPTERS = {
     ucci_engine.protocol: ucci_engine.engine.Engine,
     gomoku_protocol.protocol: gomoku_protocol.engine.Engine,
-    junqi_protocol.protocol: junqi_protocol.front.Front,
-    junqi_protocol.ccgc: junqi_protocol.front.Front,
+    junqi_protocol.protocol: junqi_protocol.engine.Engine,
+    junqi_protocol.ccgc: junqi_protocol.engine.Engine,
 }
 
 

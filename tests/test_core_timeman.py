@@ -7,7 +7,7 @@ import time
 from typing import Optional
 
 from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
-from junqi_protocol.engine import OVERHEAD_MS, UNTIMED_MS
+from junqi_protocol.player import OVERHEAD_MS, UNTIMED_MS
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.protocol import go_clock
 from ucci_engine.engine import Engine as XiangqiEngine, GoRequest
@@ -23,7 +23,7 @@ def old_xiangqi_lag(peak: int, expected: int, reported: int) -> int:
 
 
 def old_junqi_lag(lag: int, over: int) -> int:
-    """junqi_protocol/engine.py's Engine.choose before the core's meter replaced its own."""
+    """junqi_protocol/player.py's Engine.choose before the core's meter replaced its own."""
     return max(over, lag * 3 // 4)
 
 
@@ -124,7 +124,7 @@ def test_junqi_s_soft_limit_is_its_hard_one_unless_the_game_clock_bounds_the_mov
 
 
 def old_junqi_share(share: float, cpu: float, busy: float) -> float:
-    """junqi_protocol/engine.py's Engine.choose's CPU share before the core's CpuShare replaced it."""
+    """junqi_protocol/player.py's Engine.choose's CPU share before the core's CpuShare replaced it."""
     if busy > 0.005:
         share = 0.7 * share + 0.3 * min(1.0, cpu / busy)
     return share
@@ -157,13 +157,13 @@ def test_the_cpu_share_measures_a_move_by_the_process_s_own_clocks() -> None:
     assert meter.share == 1.0
 
 
-def test_junqi_s_in_process_seat_hands_the_engine_the_same_clock_as_the_go_line() -> None:
+def test_junqi_s_in_process_seat_hands_the_player_the_same_clock_as_the_go_line() -> None:
     seat = BuiltinSeat("search", 1)
     seen: list[Optional[GameClock]] = []
 
     def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:
         seen.append(clock)  # a pass: the clock is all this test wants
 
-    seat.engine.choose = choose  # type: ignore[method-assign]
+    seat.player.choose = choose  # type: ignore[method-assign]
     seat.ask(600000, 1000)
     assert seen == [go_clock(["time", "600000", "movetime", "1000"])]

@@ -211,14 +211,14 @@ class Lines:
 
 
 def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatch):
-    from junqi_protocol.engine import Engine
+    from junqi_protocol.player import Player
 
     proto = JunqiProtocol()
     setup = ["junqi", "setoption name player value random", "newgame 2p S", f"lineup {LINEUP}", "start",
              "move S G0-F0 EAT"]
     proto.run(Lines(setup))
-    before = list(proto.engine._engine.pos.owner)  # the state the front must keep
-    real = Engine.observe
+    before = list(proto.engine._player.pos.owner)  # the state the front must keep
+    real = Player.observe
 
     failures = [RuntimeError("boom")]
 
@@ -227,12 +227,12 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
         if failures:
             raise failures.pop()
 
-    monkeypatch.setattr(Engine, "observe", broken)
+    monkeypatch.setattr(Player, "observe", broken)
     chan = Lines(["move N F1-E1 MOVE"])
     proto.run(chan)
     assert chan.said == ["error internal error RuntimeError: boom"]
-    monkeypatch.setattr(Engine, "observe", real)
-    assert proto.engine._engine.pos.owner == before and proto.engine.style == "random"
+    monkeypatch.setattr(Player, "observe", real)
+    assert proto.engine._player.pos.owner == before and proto.engine.style == "random"
     chan = Lines(["move N F1-E1 MOVE", "isready"])
     proto.run(chan)
     assert chan.said == ["readyok"]
@@ -274,13 +274,13 @@ def test_ccgc_unusable_or_missing_result_keeps_the_board_in_step(session_factory
 
 
 def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypatch):
-    from junqi_protocol.engine import Engine
+    from junqi_protocol.player import Player
 
     proto = CcgcProtocol()
     chan = Lines(["INFO 1.0", "START 0 1800 31", "GO 0000 3 00"])
     proto.run(chan)
     array, first = chan.said[1].split()[1], chan.said[2].split()[1]
-    real = Engine.observe
+    real = Player.observe
     failures = [RuntimeError("boom")]
 
     def broken(self, ev):
@@ -288,7 +288,7 @@ def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypat
         if failures:
             raise failures.pop()
 
-    monkeypatch.setattr(Engine, "observe", broken)
+    monkeypatch.setattr(Player, "observe", broken)
     chan = Lines(["RESULT 3 00", "GO F0E0 3 00"])
     proto.run(chan)
     assert any("internal error RuntimeError: boom" in line for line in chan.logged)

@@ -8,7 +8,7 @@ import pytest
 
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
+from junqi_protocol.player import Player
 from junqi_protocol.game import Rules, full_game
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
@@ -52,7 +52,7 @@ def _lone_flag_engine(extra_own):
     flag on E51, its 司令's death having shown where; N and W are out. (In two-player games a side
     without a move loses at once, so a lone flag there is no race.)"""
     board = Board("4p")
-    engine = Engine("search", 3)
+    engine = Player("search", 3)
     engine.new_game("4p", 0, Rules("4p", "nocapture=200"))
     engine.lineup("")
     engine.begin({})

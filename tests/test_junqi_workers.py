@@ -9,7 +9,7 @@ import time
 import pytest
 
 from junqi_protocol.board import Board
-from junqi_protocol.engine import Engine
+from junqi_protocol.player import Player
 from junqi_protocol.game import Rules
 from junqi_protocol.position import Position, zobrist_keys
 from junqi_protocol.rules import BOMB, BOTH, COMBAT, EAT, FLAG, KILLED, MINE, PLATOON, REGIMENT, combat
@@ -135,7 +135,7 @@ def test_chances_follow_the_beliefs():
     """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
     outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
     board = Board("2p")
-    engine = Engine("search", 1)
+    engine = Player("search", 1)
     engine.new_game("2p", 0, Rules("2p"))
     engine.lineup("")
     engine.begin({})

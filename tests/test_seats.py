@@ -101,7 +101,7 @@ def test_a_game_with_players_in_process_names_its_seats_alike(package):
 # A class name defined in more than one module of the packages: the same role in each game, never two things.
 SAME_ROLE = {
     "Position": "a game's position",
-    "Engine": "a game's front object",
+    "Engine": "a game's front object, the one its protocol adapters drive (junqi's thinking is its Player)",
     "Result": "what a search decided",
     "Labeller": "an engine that labels positions for a fit",
     "Seat": "what a referee asks of a seat",

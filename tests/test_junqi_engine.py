@@ -1,27 +1,27 @@
-"""The junqi front object (junqi_protocol/front.py) owns the game's state and its undo: a refused
+"""The junqi front object (junqi_protocol/engine.py) owns the game's state and its undo: a refused
 command changes nothing, and a command that fails half-way inside the front leaves the state as it was
 before the command, whichever operation failed."""
 
 import pytest
 
 from junqi_protocol.engine import Engine
-from junqi_protocol.front import Front
 from junqi_protocol.game import Event, Rules
+from junqi_protocol.player import Player
 from junqi_protocol.rules import EAT, KILLED, MOVE
 
 LINEUP = "abccddeeffggghhhiiijjkklj"
 
 
-def state(front: Front) -> tuple:
-    """What the front knows and what its engine would play from."""
-    j, e = front._journal, front._engine
+def state(front: Engine) -> tuple:
+    """What the front knows and what its player would play from."""
+    j, e = front._journal, front._player
     return (list(j.options), j.board and j.board.variant, j.seat, j.lineup, dict(j.visible), j.started,
             [vars(ev) for ev in j.events], e.style, e.board.variant, e.seat, e.my_lineup, list(e.pos.owner),
             list(e.alive), e.quiet)
 
 
-def started() -> Front:
-    front = Front(lambda: Engine("random", seed=1))
+def started() -> Engine:
+    front = Engine(lambda: Player("random", seed=1))
     front.set_option("player", "random")
     front.new_game("2p", 0, Rules("2p"))
     front.lineup(LINEUP)
@@ -32,8 +32,8 @@ def started() -> Front:
 
 
 def break_once(monkeypatch, name: str) -> None:
-    """Engine.``name`` does its work, then fails (once), as a bug half-way through a command would."""
-    real = getattr(Engine, name)
+    """Player.``name`` does its work, then fails (once), as a bug half-way through a command would."""
+    real = getattr(Player, name)
     failures = [RuntimeError("boom")]
 
     def broken(self, *args):
@@ -42,7 +42,7 @@ def break_once(monkeypatch, name: str) -> None:
             raise failures.pop()
         return got
 
-    monkeypatch.setattr(Engine, name, broken)
+    monkeypatch.setattr(Player, name, broken)
 
 
 OPERATIONS = {
@@ -58,18 +58,18 @@ OPERATIONS = {
 def test_a_failure_inside_the_front_leaves_the_state_as_before(monkeypatch, operation):
     front = started()
     before = state(front)
-    old_engine = front._engine
+    old_player = front._player
     name, call = OPERATIONS[operation]
     break_once(monkeypatch, name)
     with pytest.raises(RuntimeError, match="boom"):
         call(front)
     assert state(front) == before
-    assert front._engine is not old_engine  # rebuilt from the journal, not patched up
+    assert front._player is not old_player  # rebuilt from the journal, not patched up
     call(front)  # the same command goes through once the fault is gone
 
 
 def test_a_failure_while_setting_up_leaves_the_lineup_and_start_undone(monkeypatch):
-    front = Front(lambda: Engine("random", seed=1))
+    front = Engine(lambda: Player("random", seed=1))
     front.new_game("2p", 0, Rules("2p"))
     before = state(front)
     break_once(monkeypatch, "lineup")
@@ -87,7 +87,7 @@ def test_a_failure_while_setting_up_leaves_the_lineup_and_start_undone(monkeypat
 
 
 def test_a_refusal_changes_nothing():
-    front = Front(lambda: Engine("random", seed=1))
+    front = Engine(lambda: Player("random", seed=1))
     for refused in (lambda: front.lineup(""), front.start, lambda: front.playing("go")):
         with pytest.raises(ValueError, match="no newgame yet"):
             refused()
@@ -113,7 +113,7 @@ def test_a_refusal_changes_nothing():
 
 
 def test_a_move_whose_result_comes_later_is_settled_by_the_front(monkeypatch):
-    front = Front(lambda: Engine("random", seed=3))
+    front = Engine(lambda: Player("random", seed=3))
     front.deal("2p", 0, Rules("2p"))
     assert not front.awaiting_result
     move = front.play()

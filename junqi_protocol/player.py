@@ -1,0 +1,183 @@
+"""The junqi player behind both adapters: one player's knowledge of a game, its time and its choice
+of move, by one of three styles: ``search`` (the default), and the yardsticks ``events`` and
+``random`` (:mod:`junqi_protocol.yardsticks`).
+
+A player learns the game only through the referee's events, exactly as an engine over a pipe does;
+the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print,
+through :class:`junqi_protocol.engine.Engine`, which keeps the journal and undo) and the referee's
+in-process seats all drive this one class.
+
+``search`` scores every legal move by a determinized search on the shared core over sampled
+deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time ``go`` gives, in
+proportion to the CPU share the process gets.
+"""
+
+import random
+import time
+from typing import Callable, Optional
+
+from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
+from junqi_protocol.beliefs import Beliefs, Deployments
+from junqi_protocol.board import Board
+from junqi_protocol.game import Event, Pieces, Rules, report_problem
+from junqi_protocol.lineups import events_lineup, habits, random_lineup, strong_lineup
+from junqi_protocol.rules import MOVE, RESULTS, check_lineup, parse_lineup
+from junqi_protocol.worlds import SAMPLES, Planner
+from junqi_protocol.yardsticks import Events
+
+STYLES = ("search", "events", "random")
+DEFAULT_STYLE = "search"
+# Thinking time without a clock from the referee (CCGC gives a whole game's time).
+UNTIMED_MS = 1000
+# What a reply needs to reach the referee after the search ends, and the search's last look at the
+# clock: with 60 the referee saw moves of up to 965 ms at a movetime of 1,000; with 80 the longest of
+# 983 was 980 (docs/junqi.md, "Against pfysw/JunQi 2.3").
+OVERHEAD_MS = 80
+MAX_THREADS = 8
+
+
+LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
+
+
+class Player:
+    """One player's knowledge of a game and its choice of move."""
+
+    def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
+        if style not in STYLES:
+            raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
+        self.style: str = style
+        self.rng: random.Random = random.Random(seed)
+        self.board: Board = Board("2p")
+        self.rules: Rules = Rules("2p")
+        self.seat: int = 0
+        self.pos: Pieces = Pieces(self.board)
+        self.beliefs: Beliefs = Beliefs(self.board, 0)
+        self.alive: list[bool] = [True, True]
+        self.quiet: int = 0
+        self.my_lineup: str = ""
+        self.events_player: Events = Events(self.board)
+        self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
+        self.planner: Planner = Planner()
+        self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
+        self.budget: int = 0  # the last search's budget (its hard limit), ms
+        self.cpu: CpuShare = CpuShare()  # the CPU our recent moves got for the wall time they did not wait for workers
+        habits()  # computed once per process, here rather than at the start of a timed game
+
+    def set_option(self, name: str, value: str) -> None:
+        if name == "player":
+            if value not in STYLES:
+                raise ValueError(f"player={value}: use one of {', '.join(STYLES)}")
+            self.style = value
+        elif name == "seed":
+            if not value.lstrip("-").isdigit():
+                raise ValueError(f"seed={value}: a whole number is expected")
+            self.rng = random.Random(int(value))
+        elif name == "threads":
+            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
+                raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
+            self.planner.set_threads(int(value))
+        else:
+            raise ValueError(f"unknown option {name!r}; known: player, seed, threads")
+
+    def close(self) -> None:
+        """End the search's worker processes, if any (before the process ends or drops this player)."""
+        self.planner.close()
+
+    def new_game(self, variant: str, seat: int, rules: Rules) -> None:
+        if self.board.variant != variant:
+            self.board = Board(variant)
+            self.events_player = Events(self.board)
+        self.rules = rules
+        self.seat = seat
+        self.my_lineup = ""
+        self.quiet = 0
+        self.alive = [True] * self.board.seats
+
+    def lineup(self, given: str = "") -> str:
+        """Our lineup: ``given`` if it is legal (else ValueError naming the rule), or our own choice."""
+        if given:
+            err = check_lineup(given)
+            if err is not None:
+                raise ValueError(err)
+            text = given if len(given) == 25 else given.replace(".", "")
+        else:
+            text = LINEUPS[self.style](self.rng)
+        self.my_lineup = text
+        return text
+
+    def begin(self, visible: dict[int, str]) -> None:
+        """Set up the board: our lineup, every other home full of unknown pieces (or those shown to us)."""
+        self.pos = Pieces(self.board)
+        for s in range(self.board.seats):
+            if s == self.seat:
+                self.pos.place(s, parse_lineup(self.my_lineup))
+            elif s in visible:
+                self.pos.place(s, parse_lineup(visible[s]))
+            else:
+                self.pos.place(s, None)
+        self.beliefs = Beliefs(self.board, self.seat)
+        self.beliefs.prior = habits()
+        self.beliefs.start(self.pos)
+        self.deployments = Deployments(self.beliefs, self.rng, SAMPLES)
+
+    def problem(self, ev: Event) -> Optional[str]:
+        """Why a reported ``ev`` cannot be true on what we know, or None (then :meth:`observe` takes it)."""
+        return report_problem(self.pos, self.alive, ev)
+
+    def occupied(self, point: int) -> bool:
+        """Whether a piece (anyone's) stands on ``point``."""
+        return self.pos.owner[point] >= 0
+
+    def observe(self, ev: Event) -> None:
+        pos = self.pos
+        if ev.kind == "move":
+            names = self.board.names
+            if pos.owner[ev.frm] != ev.seat:
+                raise ValueError(f"move: seat {self.board.letters[ev.seat]} has no piece on {names[ev.frm]}")
+            if (pos.owner[ev.to] < 0) != (ev.result == MOVE):
+                raise ValueError(f"move: result {RESULTS[ev.result]} does not fit what stands on {names[ev.to]}")
+            if pos.owner[ev.to] >= 0 and self.board.team(pos.owner[ev.to]) == self.board.team(ev.seat):
+                raise ValueError(f"move: {names[ev.to]} holds an ally of {self.board.letters[ev.seat]}")
+            self.beliefs.before_move(pos, ev.frm, ev.to, ev.result)
+            pos.apply(ev.frm, ev.to, ev.result)
+            self.quiet = self.quiet + 1 if ev.result == MOVE else 0
+        elif ev.kind == "pass":
+            self.quiet += 1
+        elif ev.kind == "marshal":
+            self.beliefs.marshal_died(pos, ev.seat, ev.frm)
+        elif ev.kind == "flag":
+            self.beliefs.flag_taken(ev.seat)
+        elif ev.kind == "out":
+            self.alive[ev.seat] = False
+            pos.remove(ev.seat)
+
+    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[tuple[int, int]]:
+        """Our move, or None to pass (only when there is no legal move); ``clock`` is the referee's
+        clock request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
+        ``time.perf_counter()`` time; by default now)."""
+        begun = self.cpu.start()
+        t0 = asked or begun
+        moves = self.pos.moves(self.seat)
+        if not moves:
+            return None
+        self.beliefs.settle(self.pos)
+        if self.style == "random":
+            return self.rng.choice(moves)
+        if self.style == "search":
+            # The planner takes one budget, the hard limit; the soft one (no deeper pass) is not yet used.
+            _, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
+            self.budget = budget
+            m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
+                                    t0)
+            self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
+            self.cpu.stop(self.planner.waited)
+            if m is not None:
+                return m
+        return self.events_player.choose(self, moves)
+
+    def last_search(self) -> str:
+        """What the last move's search did, for the log ("" when the style does not search)."""
+        if self.style != "search":
+            return ""
+        p = self.planner
+        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms"
