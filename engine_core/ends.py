@@ -28,8 +28,11 @@ FORFEITS: Final = (End.TIME, End.ILLEGAL, End.CRASH, End.NO_ANSWER)
 
 
 class Forfeit(Exception):
-    """A seat failed the referee's discipline: ``end`` says how, the message what happened."""
+    """A seat failed the referee's discipline: ``end`` says how, the message what happened; ``spent``, the
+    ms the failed reply took where the referee measured them, is charged to the seat's clock like a
+    move's (it matters where the game goes on without the failed turn, as in junqi)."""
 
     def __init__(self, end: End, detail: str) -> None:
         super().__init__(detail)
         self.end = end
+        self.spent = 0

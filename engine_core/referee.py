@@ -6,15 +6,20 @@
 object check and apply the move (which also tells the other seats: in the two-player games the next
 ``position ... moves`` or ``TURN`` carries it), and adds the increment. Every way a seat fails is a
 :class:`engine_core.ends.Forfeit` naming its :class:`engine_core.ends.End`: raised by the seat (a
-crash, no answer, a reply too late), by this loop (its clock ran out) or by the rules object (an
-illegal move); the rules object words it for the record. The game's record (moves, times, its own
-file format) is the rules object's to keep; the loop returns a :class:`Result`, the winner, the
-reason and how the game ended.
+crash, no answer, a reply too late), by this loop (the :class:`Clock` says the reply came too late)
+or by the rules object (an illegal move); the rules object words it for the record and says what it
+means: the end of the game (a :class:`Result`), or None when the game goes on without that seat's
+turn (the rules put the seat out, or let it lose only the turn) and the loop asks again whether the
+game is over and whose turn it is. The game's record (moves, times, its own file format) is the
+rules object's to keep; the loop returns a :class:`Result`, the winner, the reason and how the game
+ended.
 
 Xiangqi's ``ucci_engine.referee`` and gomoku's ``gomoku_protocol.referee`` hold only their rules
-object and the thin ``play_game`` their callers know. Junqi's ``Referee`` keeps its own loop for now:
-there a failed seat goes out while the others play on, a reply past the move time with time left on
-the clock costs only the turn, and every turn, failed ones too, is a record line and news for all seats.
+object and the thin ``play_game`` their callers know; in both a failure ends the game. Junqi's
+``junqi_protocol.referee`` (``JunqiRules``) is the third: there a failed seat goes out while the
+others play on, its clock judges a reply by the move time alone and a reply past it with time left
+on the clock costs only the turn, and every turn, failed ones too, is a record line and news for all
+seats.
 
 >>> class Count:  # two seats add 1 or 2 in turn; whoever reaches 5 wins, a move of 3 is illegal
 ...     seats = 2
@@ -36,6 +41,15 @@ Result(winner=0, reason='five', end=<End.RESULT: 'result'>, forfeits=())
 Result(winner=0, reason='adds 3', end=<End.ILLEGAL: 'illegal'>, forfeits=((1, <End.ILLEGAL: 'illegal'>),))
 >>> play(Count([[2, 1], [2, 2]]), Clock(15)).reason
 'took 10 ms'
+>>> class Out(Count):  # a seat that adds 3 is out; the other plays on alone
+...     out = -1
+...     def turn(self): return super().turn() if self.out < 0 else 1 - self.out
+...     def forfeited(self, seat, exc):
+...         self.out = seat
+...         return None
+>>> rules = Out([[2, 1, 2], [3]])
+>>> play(rules, Clock(1000)), rules.total
+(Result(winner=0, reason='five', end=<End.RESULT: 'result'>, forfeits=()), 5)
 """
 
 from dataclasses import dataclass
@@ -50,7 +64,7 @@ Move = TypeVar("Move")
 class Clock:
     """Each seat's time: ``base_ms`` a game, ``inc_ms`` added after each move it makes; a move that leaves
     the seat's clock below ``-tolerance_ms``, or takes more than ``turn_ms`` (0: no limit) plus the
-    tolerance, loses on time."""
+    tolerance, loses on time. A game whose clock judges otherwise overrides :meth:`over`."""
 
     base_ms: int
     inc_ms: int = 0
@@ -68,9 +82,9 @@ class Clock:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: the seat that won (-1 a draw), the reason as the record's text, and ``end``, how it
-    ended for the seat that lost it (:attr:`End.RESULT` when by the rules), with ``forfeits`` the
-    (seat, end) of each seat that failed."""
+    """How a game ended: the seat that won (in a game of teams the team; -1 a draw), the reason as the
+    record's text, and ``end``, how it ended for the seat that lost it (:attr:`End.RESULT` when by the
+    rules), with ``forfeits`` the (seat, end) of each seat that failed."""
 
     winner: int
     reason: str
@@ -89,7 +103,8 @@ class GameRules(Protocol[Move]):
     seats: int  # how many seats play
 
     def open(self, seat: int) -> None:
-        """Get ``seat``'s player ready for the game (a failure is a :class:`Forfeit`)."""
+        """Get ``seat``'s player ready for the game (a failure is a :class:`Forfeit`, ruled on by
+        :meth:`forfeited` before the next seat is opened)."""
 
     def outcome(self) -> Optional[Result]:
         """The end by the rules before the next turn (mate, a full board, the ply limit), else None."""
@@ -104,8 +119,9 @@ class GameRules(Protocol[Move]):
         """Check ``move`` (a :class:`Forfeit`, :attr:`End.ILLEGAL`, when it is not legal), play and record it
         (it took ``ms``); the :class:`Result` when it ends the game (a five, a resignation), else None."""
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Result:
-        """The game's end when ``seat`` failed with ``exc``, worded for the record."""
+    def forfeited(self, seat: int, exc: Forfeit) -> Optional[Result]:
+        """The game's end when ``seat`` failed with ``exc``, worded for the record; None when the game goes
+        on (the rules put the seat out, or took only its turn, and told the others)."""
 
 
 def play(rules: GameRules[Move], clock: Clock) -> Result:
@@ -115,7 +131,9 @@ def play(rules: GameRules[Move], clock: Clock) -> Result:
         try:
             rules.open(seat)
         except Forfeit as exc:
-            return rules.forfeited(seat, exc)
+            result = rules.forfeited(seat, exc)
+            if result is not None:
+                return result
     while True:
         result = rules.outcome()
         if result is not None:
@@ -128,7 +146,11 @@ def play(rules: GameRules[Move], clock: Clock) -> Result:
                 raise Forfeit(End.TIME, f"took {spent} ms")
             result = rules.apply(seat, move, spent)
         except Forfeit as exc:
-            return rules.forfeited(seat, exc)
+            clocks[seat] -= exc.spent  # a failed reply's time, where the rules measured it (0 otherwise)
+            result = rules.forfeited(seat, exc)
+            if result is None:
+                continue  # the game goes on without this turn: no increment
+            return result
         if result is not None:
             return result
         clocks[seat] += clock.inc_ms

@@ -23,7 +23,9 @@ import time
 import traceback
 from typing import Any, Optional, TextIO
 
-from engine_core.ends import End
+from engine_core.ends import End, Forfeit
+import engine_core.referee as core
+from engine_core.referee import Clock, Result
 from engine_core.args import (ArgParser, UsageError, guarded, natural_int, positive_float, positive_int, program,
                               readable_file, writable_file)
 from junqi_protocol.board import Board
@@ -57,8 +59,245 @@ def abort_on_signals() -> None:
         signal.signal(s, handler)
 
 
+class MoveTime(Clock):
+    """Junqi's clock: a reply is late only past the move time (``turn_ms``). The clock itself bounds how
+    long a seat is waited for (a seat's ``ask`` gives up when it runs out); :class:`JunqiRules` rules on
+    a late reply: with time left on the clock it costs the turn, else the seat is out on time.
+
+    >>> MoveTime(600_000, 0, 10_000).over(10_001, 500_000), MoveTime(1000, 0, 10_000).over(900, -5)
+    (True, False)
+    """
+
+    def over(self, spent: int, left: int) -> bool:
+        return spent > self.turn_ms
+
+
+def visible(board: Board, rules: Rules, seat: int, lineups: dict[int, str]) -> dict[int, str]:
+    """The other seats' lineups ``seat`` is shown at the start, as the rules' ``info`` says."""
+    if rules.info == "open":
+        return {s: t for s, t in lineups.items() if s != seat}
+    if rules.info == "allies":
+        return {s: t for s, t in lineups.items() if s != seat and board.team(s) == board.team(seat)}
+    return {}
+
+
+class JunqiRules:
+    """Junqi's rules for :func:`engine_core.referee.play`, for one game of a :class:`Referee`'s: two or four seats.
+
+    Opening a seat gets its lineup; a seat that fails there is out before the first move. The first
+    :meth:`outcome` starts the game (the ``game``, ``lineup`` and ``start`` lines, the lineups shown, the
+    start's events told). Every turn, a failed one too, is a ``step`` line and news for every seat; a
+    failed seat goes out while the others play on, and a timeout or a reply past the move time with
+    time left on the clock (:class:`MoveTime`) costs only the turn. :meth:`forfeited` therefore never
+    ends the game itself: :meth:`outcome` reports the end once the game has one. ``forfeits`` lists the
+    (seat, end) of each seat put out by a failure, ``end`` how the game ended (the failure whose seat's
+    going out ended it, if one did)."""
+
+    def __init__(self, referee: "Referee", number: int, players: list[Seat]) -> None:
+        self.board = board = Board(referee.variant)
+        self.game = Game(board, Rules(referee.variant, referee.rules_text))
+        self.seats = board.seats
+        self.players = players
+        self.number = number
+        self.recorder = referee.recorder
+        self.time_ms, self.movetime_ms, self.lineup_timeout = referee.time_ms, referee.movetime_ms, referee.lineup_timeout
+        self.dealt = [referee.dealt(number, seat) for seat in range(board.seats)]
+        self.lineups: dict[int, str] = {}  # the lineup each seat plays
+        self.rejected: dict[int, SeatError] = {}  # or why it has none
+        self.started = False  # the game is under way: its ``start`` line is written
+        self.headed = False  # its ``game`` line is written
+        self.ended = False  # and its ``end`` line
+        self.forfeits: list[tuple[int, End]] = []
+        self.end = End.RESULT
+        self.step: dict[str, Any] = {}  # the turn being played, as its record line
+        self.reply = ""  # and the seat's reply
+        self.left = 0  # the ms its clock has left after it
+
+    def open(self, seat: int) -> None:
+        player = self.players[seat]
+        player.open(self.board, seat, self.game.rules, self.time_ms, self.movetime_ms)
+        text = player.lineup(self.dealt[seat], self.lineup_timeout)
+        err = check_lineup(text)
+        if err is not None:
+            player.error(f"lineup rejected: {err}")
+            raise SeatError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
+        self.lineups[seat] = short_lineup(text)
+
+    def outcome(self) -> Optional[Result]:
+        if not self.started:
+            self._start()
+        game = self.game
+        return Result(game.winner, game.reason, self.end, tuple(self.forfeits)) if game.over else None
+
+    def turn(self) -> int:
+        return self.game.turn
+
+    def ask(self, seat: int, clocks: list[int]) -> tuple[str, int]:
+        """The seat's reply (a move, ``pass`` or the raw line) and its ms; a failure carries its ms too."""
+        player = self.players[seat]
+        self.step = {"type": "step", "game": self.number, "ply": self.game.ply + 1, "seat": self.board.letters[seat]}
+        self.reply = ""
+        t0 = time.monotonic()
+        try:
+            reply = player.ask(clocks[seat], self.movetime_ms)
+        except Forfeit as exc:
+            failure = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
+            failure.spent = self._timed(player, t0, clocks[seat])
+            raise failure from None
+        self.reply = reply
+        return reply, self._timed(player, t0, clocks[seat])
+
+    def _timed(self, player: Seat, t0: float, clock: int) -> int:
+        """The ms since ``t0``, into the step with the lines the seat's engine wrote that were dropped."""
+        ms = int((time.monotonic() - t0) * 1000)
+        self.left = clock - ms
+        self.step["ms"] = ms
+        dropped = player.take_dropped()
+        if dropped:
+            self.step["dropped"] = dropped
+        return ms
+
+    def apply(self, seat: int, reply: str, ms: int) -> Optional[Result]:
+        """Play a move or a pass; an illegal reply is a :class:`Forfeit` for :meth:`forfeited`."""
+        if reply == "pass":
+            self.step["action"] = "pass"
+            got = self.game.pass_turn("pass")
+        else:
+            got, problem = self._move(reply)
+            if problem is not None:
+                self.players[seat].error(problem)
+                raise Forfeit(End.ILLEGAL, problem)
+            self.step["action"] = "move"
+            self.step["move"] = reply
+        self._told(seat, got)
+        return None
+
+    def forfeited(self, seat: int, exc: Forfeit) -> Optional[Result]:
+        """Rule on a failure: a :class:`SeatError` from the seat, the loop's reply past the move time, or
+        :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time left loses the turn."""
+        if not self.started:  # at the opening: out before play began
+            self.rejected[seat] = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
+            sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {exc}\n")
+            return None
+        step, game = self.step, self.game
+        if not isinstance(exc, SeatError) and exc.end is End.ILLEGAL:  # apply's
+            step.update(action="out", reason="illegal", reply=self.reply[:200], error=str(exc))
+            got = self._out(seat, "illegal", End.ILLEGAL)
+        else:  # the seat's, or the loop's (a reply past the move time)
+            failure = exc if isinstance(exc, SeatError) else SeatError(End.TIME, f"replied after {step['ms']} ms")
+            if failure.reason == "timeout" and self.left > 0:
+                step["action"] = "timeout"
+                got = game.pass_turn("timeout")
+                if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time
+                    self.forfeits.append((seat, End.TIME))
+                    self._decided(got)
+            else:
+                step["action"] = "out"
+                step["reason"] = "time" if failure.reason == "timeout" else failure.reason
+                step["error"] = failure.detail
+                got = self._out(seat, step["reason"], End.TIME if failure.reason == "timeout" else failure.end)
+        self._told(seat, got)
+        return None
+
+    def _told(self, seat: int, got: list[Event]) -> None:
+        """The turn's ``step`` line with its events, and the events told to every seat."""
+        self.step["events"] = [e.text(self.board) for e in got]
+        self.recorder.write(self.step)
+        if self.step.get("reason") == "crash":
+            self.players[seat].close()
+        self._broadcast(got)
+
+    def _start(self) -> None:
+        """Every seat is open: the record's head and lineups, those out already, the lineups shown, the start."""
+        rec, board, game, players = self.recorder, self.board, self.game, self.players
+        number = self.number
+        self.head()
+        for seat, text in sorted(self.lineups.items()):
+            game.place(seat, parse_lineup(text))
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
+        for seat, why in sorted(self.rejected.items()):
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
+            players[seat].close()  # out before play began: its seat is over
+        events: list[Event] = []
+        for seat, why in sorted(self.rejected.items()):
+            events += self._out(seat, "lineup", why.end)
+        for seat in range(board.seats):
+            if seat in self.lineups:
+                players[seat].begin(visible(board, game.rules, seat, self.lineups))
+        started = game.start()
+        events += started
+        self._decided(started)
+        rec.write({"type": "start", "game": number, "events": [e.text(board) for e in events]})
+        self.started = True
+        self._broadcast(events)
+
+    def head(self) -> None:
+        """The record's ``game`` line."""
+        board, game = self.board, self.game
+        self.recorder.write({"type": "game", "game": self.number, "variant": board.variant, "rules": game.rules.text(),
+                             "players": {board.letters[s]: self.players[s].name for s in range(board.seats)},
+                             "time": self.time_ms, "movetime": self.movetime_ms})
+        self.headed = True
+
+    def end_line(self, aborted: str = "") -> None:
+        """The ``end`` line, once: the result by the rules, or ``none`` with ``aborted`` as the reason."""
+        if self.ended:
+            return
+        if not self.headed:
+            self.head()
+        game = self.game
+        if game.over:
+            result, reason = team_name(game.board, game.winner), game.reason
+        else:
+            result, reason = "none", aborted
+        self.recorder.write({"type": "end", "game": self.number, "result": result, "reason": reason, "plies": game.ply})
+        self.ended = True
+
+    def _out(self, seat: int, word: str, end: End) -> list[Event]:
+        """Put ``seat`` out for a failure: ``word`` for the record, ``end`` typed; the events."""
+        got = self.game.eliminate(seat, word)
+        self.forfeits.append((seat, end))
+        self._decided(got)
+        return got
+
+    def _decided(self, events: list[Event]) -> None:
+        """The game ended with ``events``: by the last failure that put a seat out, if one did."""
+        if self.forfeits and any(e.kind == "end" for e in events):
+            self.end = self.forfeits[-1][1]
+
+    def _move(self, reply: str) -> tuple[list[Event], Optional[str]]:
+        game, board = self.game, self.board
+        frm, dash, to = reply.partition("-")
+        if not dash or " " in reply:
+            return [], f"not a move or pass: {reply[:60]!r}"
+        try:
+            return game.move(board.point(frm), board.point(to)), None
+        except (ValueError, IllegalMove) as exc:
+            return [], f"illegal move {reply}: {exc}"
+
+    def _broadcast(self, events: list[Event]) -> None:
+        """Tell everyone; an engine found dead meanwhile is put out, which is news for the rest."""
+        game, players = self.game, self.players
+        while events:
+            for player in players:
+                try:
+                    player.tell(events)
+                except SeatError:
+                    pass
+            events = []
+            for seat, player in enumerate(players):
+                if player.dead and game.alive[seat] and not game.over:
+                    player.close()
+                    got = self._out(seat, "crash", End.CRASH)
+                    self.recorder.write({"type": "step", "game": self.number, "ply": game.ply, "seat": game.board.letters[seat],
+                                         "action": "out", "reason": "crash", "ms": 0,
+                                         "events": [e.text(game.board) for e in got]})
+                    events += got
+
+
 class Referee:
-    """Runs games between players; every record line is written the moment it happens."""
+    """Runs games between players on the core's loop under :class:`JunqiRules`; every record line is
+    written the moment it happens."""
 
     def __init__(self, variant: str, rules_text: str, recorder: Recorder, time_ms: int = 600_000,
                  movetime_ms: int = 10_000, lineup_timeout: float = 10.0) -> None:
@@ -69,13 +308,12 @@ class Referee:
         self.time_ms = time_ms
         self.movetime_ms = movetime_ms
         self.lineup_timeout = lineup_timeout
-        self.number = 0
-        self.headed = False  # this game's ``game`` line is written
-        self.ended = False  # and its ``end`` line
         self.deals: list[list[str]] = []  # fixed lineups by seat (--lineups), one deal per round of seats
         self.deal_every = 1  # games per deal: one for each engine's turn in every seat
-        self.forfeits: list[tuple[int, End]] = []  # this game's (seat, how) for each seat put out by a failure
-        self.end = End.RESULT  # how this game ended: the failure whose seat's going out ended it, if one did
+        self.forfeits: list[tuple[int, End]] = []  # the last game's (seat, how) for each seat put out by a failure
+        self.end = End.RESULT  # how the last game ended: the failure whose seat's going out ended it, if one did
+
+    _visible = staticmethod(visible)
 
     def dealt(self, number: int, seat: int) -> str:
         """The lineup game ``number`` deals to ``seat``; empty when the engines choose their own."""
@@ -85,26 +323,28 @@ class Referee:
 
     def play(self, number: int, players: list[Seat]) -> Game:
         """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
-        board = Board(self.variant)
-        game = Game(board, Rules(self.variant, self.rules_text))
-        self.number = number
-        self.headed = self.ended = False
-        self.forfeits, self.end = [], End.RESULT
+        rules = JunqiRules(self, number, players)
+        game = rules.game
+        self.forfeits, self.end = rules.forfeits, End.RESULT
         try:
-            self._play(number, board, game, players)
+            core.play(rules, MoveTime(self.time_ms, 0, self.movetime_ms))
+            rules.end_line()
+            for player in players:
+                player.finish(game.winner)
         except Exception:  # noqa: BLE001 - a referee bug must still leave a complete record
             sys.stderr.write(traceback.format_exc())
             if not game.over:
                 game.over = True
                 game.winner = -1
                 game.reason = "referee-error"
-            self._end(game, players)
+            rules.end_line()
         except Aborted as exc:
-            self._end(game, players, f"aborted by {exc}")
+            rules.end_line(f"aborted by {exc}")
             for player in players:
                 player.finish(ABORTED)
             raise
         finally:
+            self.end = rules.end
             self._stop(players)
         return game
 
@@ -126,170 +366,6 @@ class Referee:
                     break
         if signalled is not None:
             raise signalled
-
-    def _head(self, game: Game, players: list[Seat]) -> None:
-        board = game.board
-        self.recorder.write({"type": "game", "game": self.number, "variant": board.variant, "rules": game.rules.text(),
-                             "players": {board.letters[s]: players[s].name for s in range(board.seats)},
-                             "time": self.time_ms, "movetime": self.movetime_ms})
-        self.headed = True
-
-    def _end(self, game: Game, players: list[Seat], aborted: str = "") -> None:
-        """The ``end`` line, once: the result by the rules, or ``none`` with ``aborted`` as the reason."""
-        if self.ended:
-            return
-        if not self.headed:
-            self._head(game, players)
-        if game.over:
-            result, reason = team_name(game.board, game.winner), game.reason
-        else:
-            result, reason = "none", aborted
-        self.recorder.write({"type": "end", "game": self.number, "result": result, "reason": reason, "plies": game.ply})
-        self.ended = True
-
-    def _play(self, number: int, board: Board, game: Game, players: list[Seat]) -> None:
-        rec = self.recorder
-        seats = range(board.seats)
-        lineups: dict[int, str] = {}
-        rejected: dict[int, SeatError] = {}
-        for seat in seats:
-            player = players[seat]
-            try:
-                player.open(board, seat, game.rules, self.time_ms, self.movetime_ms)
-                text = player.lineup(self.dealt(number, seat), self.lineup_timeout)
-                err = check_lineup(text)
-                if err is not None:
-                    player.error(f"lineup rejected: {err}")
-                    raise SeatError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
-                lineups[seat] = short_lineup(text)
-            except SeatError as exc:
-                rejected[seat] = exc
-                sys.stderr.write(f"referee: game {number} seat {board.letters[seat]} ({player.name}): {exc}\n")
-        self._head(game, players)
-        for seat, text in sorted(lineups.items()):
-            game.place(seat, parse_lineup(text))
-            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
-        for seat, why in sorted(rejected.items()):
-            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
-            players[seat].close()  # out before play began: its seat is over
-        events: list[Event] = []
-        for seat, why in sorted(rejected.items()):
-            events += self._out(game, seat, "lineup", why.end)
-        for seat in seats:
-            if seat in lineups:
-                players[seat].begin(self._visible(board, game.rules, seat, lineups))
-        started = game.start()
-        events += started
-        self._decided(started)
-        rec.write({"type": "start", "game": number, "events": [e.text(board) for e in events]})
-        self._broadcast(game, players, events)
-        clock = [self.time_ms] * board.seats
-        while not game.over:
-            seat = game.turn
-            step, got = self._turn(game, players[seat], clock)
-            rec.write(step)
-            if step.get("reason") == "crash":
-                players[seat].close()
-            self._broadcast(game, players, got)
-        self._end(game, players)
-        for player in players:
-            player.finish(game.winner)
-
-    def _turn(self, game: Game, player: Seat, clock: list[int]) -> tuple[dict[str, Any], list[Event]]:
-        """Ask the side to move for its move, rule on the answer: the record's ``step`` and the events."""
-        board = game.board
-        seat = game.turn
-        step: dict[str, Any] = {"type": "step", "game": self.number, "ply": game.ply + 1, "seat": board.letters[seat]}
-        t0 = time.monotonic()
-        reply: Optional[str] = None
-        failure: Optional[SeatError] = None
-        try:
-            reply = player.ask(clock[seat], self.movetime_ms)
-        except SeatError as exc:
-            failure = exc
-        ms = int((time.monotonic() - t0) * 1000)
-        clock[seat] -= ms
-        step["ms"] = ms
-        if failure is None and ms > self.movetime_ms:
-            failure = SeatError(End.TIME, f"replied after {ms} ms")
-        dropped = player.take_dropped()
-        if dropped:
-            step["dropped"] = dropped
-        if failure is not None and failure.reason == "timeout" and clock[seat] > 0:
-            step["action"] = "timeout"
-            got = game.pass_turn("timeout")
-            if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time
-                self.forfeits.append((seat, End.TIME))
-                self._decided(got)
-        elif failure is not None:
-            step["action"] = "out"
-            step["reason"] = "time" if failure.reason == "timeout" else failure.reason
-            step["error"] = failure.detail
-            got = self._out(game, seat, step["reason"], End.TIME if failure.reason == "timeout" else failure.end)
-        elif reply == "pass":
-            step["action"] = "pass"
-            got = game.pass_turn("pass")
-        else:
-            assert reply is not None
-            got, problem = self._move(game, reply)
-            if problem is None:
-                step["action"] = "move"
-                step["move"] = reply
-            else:
-                player.error(problem)
-                step.update(action="out", reason="illegal", reply=reply[:200], error=problem)
-                got = self._out(game, seat, "illegal", End.ILLEGAL)
-        step["events"] = [e.text(board) for e in got]
-        return step, got
-
-    def _out(self, game: Game, seat: int, word: str, end: End) -> list[Event]:
-        """Put ``seat`` out for a failure: ``word`` for the record, ``end`` typed; the events."""
-        got = game.eliminate(seat, word)
-        self.forfeits.append((seat, end))
-        self._decided(got)
-        return got
-
-    def _decided(self, events: list[Event]) -> None:
-        """The game ended with ``events``: by the last failure that put a seat out, if one did."""
-        if self.forfeits and any(e.kind == "end" for e in events):
-            self.end = self.forfeits[-1][1]
-
-    @staticmethod
-    def _move(game: Game, reply: str) -> tuple[list[Event], Optional[str]]:
-        board = game.board
-        frm, dash, to = reply.partition("-")
-        if not dash or " " in reply:
-            return [], f"not a move or pass: {reply[:60]!r}"
-        try:
-            return game.move(board.point(frm), board.point(to)), None
-        except (ValueError, IllegalMove) as exc:
-            return [], f"illegal move {reply}: {exc}"
-
-    @staticmethod
-    def _visible(board: Board, rules: Rules, seat: int, lineups: dict[int, str]) -> dict[int, str]:
-        if rules.info == "open":
-            return {s: t for s, t in lineups.items() if s != seat}
-        if rules.info == "allies":
-            return {s: t for s, t in lineups.items() if s != seat and board.team(s) == board.team(seat)}
-        return {}
-
-    def _broadcast(self, game: Game, players: list[Seat], events: list[Event]) -> None:
-        """Tell everyone; an engine found dead meanwhile is put out, which is news for the rest."""
-        while events:
-            for player in players:
-                try:
-                    player.tell(events)
-                except SeatError:
-                    pass
-            events = []
-            for seat, player in enumerate(players):
-                if player.dead and game.alive[seat] and not game.over:
-                    player.close()
-                    got = self._out(game, seat, "crash", End.CRASH)
-                    self.recorder.write({"type": "step", "game": self.number, "ply": game.ply, "seat": game.board.letters[seat],
-                                         "action": "out", "reason": "crash", "ms": 0,
-                                         "events": [e.text(game.board) for e in got]})
-                    events += got
 
 
 def split_spec(spec: str) -> tuple[str, str]:
