@@ -13,18 +13,57 @@ Rapfi at a fixed depth sees a mate more readily for the side to move: a mate aga
 right after our move, then a plain score at our next turn, means the win was there and the
 opponent did not take it or Rapfi missed it from the defender's side. Read the lines around each
 candidate before calling it the turning move.
+
+``--after`` looks from the opponent's side only, where the mates are seen: at each move of the
+loser the scorer gives its own move there, then scores the position after the move played and
+after its own move, both with the opponent to move (score for the loser). The turning move is
+the first of the loser's moves after which the opponent had a mate (or the score fell by
+``--drop``) and kept one to the end, while after the scorer's move it did not::
+
+    python tests/tools/gomoku_turns.py --brain ~/.cache/sanqi-peers/bin/pbrain-rapfi --size 20 \
+        --after --depth 18 games.sgf > after.txt
 """
 
 import argparse
 import os
 import re
 import sys
+from typing import Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 from gomoku_protocol import label
 from gomoku_protocol.fit import MATE, read_text
-from gomoku_protocol.record import format_pos, read_sgf_games
+from gomoku_protocol.record import SgfGame, format_pos, read_sgf_games
+
+
+def after_moves(brain: label.Labeller, game: SgfGame, ours: int, name: str, drop: int) -> None:
+    """Per move of the loser: the scorer's move, and the scores (for the loser, the opponent to move)
+    after the move played and after the scorer's; then the turning move as the module doc says."""
+    rows: list[tuple[int, str, Optional[int], Optional[int]]] = []
+    for ply in range(game.opening, len(game.moves)):
+        if (ply % 2 == 0) != (ours == 1):
+            continue
+        before = game.moves[:ply]
+        _, best = brain.score(format_pos(before))
+        played = format_pos([game.moves[ply]])
+        score, _ = brain.score(format_pos(before + [game.moves[ply]]))
+        mine = None if score is None else -score
+        theirs = mine
+        if best and best != played:
+            other, _ = brain.score(format_pos(before) + best)
+            theirs = None if other is None else -other
+        rows.append((ply, best, mine, theirs))
+        print(f"  {ply + 1:3} {name} played {played:4} scorer's {best:4} after ours {mine} after the scorer's {theirs}", flush=True)
+    turn = ""
+    for ply, best, mine, theirs in reversed(rows):
+        if mine is None or theirs is None:
+            continue
+        if mine > -MATE and theirs - mine < drop:
+            break  # not lost after this move: the turn came later
+        if theirs > -MATE and (mine <= -MATE or theirs - mine >= drop):
+            turn = f"{ply + 1}: {format_pos([game.moves[ply]])} (scorer's {best}) {theirs} -> {mine}"
+    print(f"  turning move: {turn or 'none found'}")
 
 
 def main() -> int:
@@ -35,6 +74,7 @@ def main() -> int:
     p.add_argument("--size", type=int, default=20)
     p.add_argument("--depth", type=int, default=12, help="the brain's INFO max_depth")
     p.add_argument("--drop", type=int, default=300, help="a fall of the score this large marks a candidate")
+    p.add_argument("--after", action="store_true", help="score after the loser's move and after the scorer's, opponent to move")
     args = p.parse_args()
     text = read_text(args.games)
     bodies = re.findall(r"\(;(.*?)\)", text, re.S)
@@ -47,6 +87,9 @@ def main() -> int:
             continue
         number = re.search(r"GN\[(\d+)\]", body)
         print(f"game {number.group(1) if number else '?'}: {args.name} {'black' if ours == 1 else 'white'} lost in {len(game.moves)} moves")
+        if args.after:
+            after_moves(brain, game, ours, args.name, args.drop)
+            continue
         scores: dict[int, int] = {}
         for ply in range(game.opening, len(game.moves)):
             mover = 1 if ply % 2 == 0 else 2
