@@ -8,8 +8,9 @@ move), but when nobody is left to read the answer (the GUI or referee that start
 killed without a word) the process ends at once rather than think on for no one. stdout belongs to the protocol: only
 :meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`. Every
 protocol is a :class:`Session`: a table of command words and one rule for a command that is refused
-or fails; every game's front object, which the session calls and which owns the game's state, is a
-:class:`Front`, which undoes a change of its own that fails half-way (:func:`undone_on_failure`).
+or fails. The game's front object, which the session calls and which owns the game's state, refuses
+a command before changing anything, and undoes a change of its own that fails half-way as a
+:class:`Front` (:func:`undone_on_failure`).
 """
 
 import functools
@@ -227,11 +228,12 @@ class Session:
 
 
 class Front:
-    """What every game's front object (the one its adapter calls, owning the game's state, its undo, time
-    and choices) shares: the one way a change is refused or undone. A change is refused by raising one of
-    :attr:`REFUSALS` before it changes anything (the session passes them on as they are); any other
-    exception is a failure of ours, and an operation marked :func:`undone_on_failure` first puts the
-    state back with :meth:`recover`, then lets the failure go on to the session, which reports it.
+    """A game's front object (the one its adapter calls, owning the game's state, its undo, time and
+    choices) with state to put back: the one way a change is refused or undone. A change is refused by
+    raising one of :attr:`REFUSALS` before it changes anything (the session passes them on as they are);
+    any other exception is a failure of ours, and an operation marked :func:`undone_on_failure` first
+    puts the state back with :meth:`recover`, then lets the failure go on to the session, which reports
+    it. (Xiangqi's front needs no undo: each of its changes replaces a whole object once checked.)
 
     >>> class Counter(Front):
     ...     def __init__(self) -> None:

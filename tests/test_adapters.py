@@ -16,7 +16,8 @@ import junqi_protocol.engine
 import junqi_protocol.protocol
 import ucci_engine.engine
 import ucci_engine.protocol
-from engine_core.loop import Front, Session
+from engine_core.loop import Front, Refusal, Session
+from ucci_engine.position import START_FEN
 
 # Each adapter module, and the front class its sessions keep as ``self.engine``.
 ADAPTERS = {
@@ -88,3 +89,16 @@ def test_no_adapter_keeps_an_undo_of_its_own(module) -> None:
 def test_a_front_with_state_to_put_back_does_it_by_the_cores_one_rule(session: type[Session], front: type[Front]) -> None:
     assert issubclass(front, Front) and "recover" in vars(front)
     assert session.REFUSALS == front.REFUSALS  # what the front refuses unchanged, the session prints as refused
+
+
+def test_the_xiangqi_front_refuses_by_raising_as_the_others_do() -> None:
+    """Xiangqi's front raises the session's Refusal before it changes anything, as gomoku's and junqi's
+    fronts do, rather than handing its adapter a reason to raise."""
+    engine = ucci_engine.engine.Engine()
+    before = engine.position.fen()
+    refused = [lambda: engine.set_position("not a fen", []), lambda: engine.set_position(START_FEN, ["a0a5"]),
+               lambda: engine.set_banned(["a0a5"]), lambda: engine.set_style("wild"), lambda: engine.set_randomness("lots")]
+    for call in refused:
+        with pytest.raises(Refusal):
+            call()
+    assert (engine.position.fen(), engine.banned, engine.style, engine.noise) == (before, [], "normal", 0)
