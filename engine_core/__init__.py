@@ -8,7 +8,8 @@ Modules in reading order:
 * the search contract and search: ``game`` (what a game's position gives the search), ``search``
   (iterative deepening alpha-beta), ``tt`` (transposition table), ``timeman`` (clock requests,
   soft and hard limits, the lag meter), ``pool`` (worker processes for a search that splits its work);
-* serving a protocol: ``loop`` (reader thread, writer, the command loop every protocol is, worker),
+* serving a protocol: ``loop`` (reader thread, writer, the command loop every protocol is, the undo
+  the games' front objects share, worker),
   ``cli`` (the ``sanqi`` command),
   ``args`` (checked command-line values), ``build_info`` (compiled or pure);
 * playing engines against each other: ``process`` (an engine process), ``seat`` (one engine seat),

@@ -8,9 +8,12 @@ move), but when nobody is left to read the answer (the GUI or referee that start
 killed without a word) the process ends at once rather than think on for no one. stdout belongs to the protocol: only
 :meth:`Channel.send` writes there; diagnostics go to stderr through :meth:`Channel.log`. Every
 protocol is a :class:`Session`: a table of command words and one rule for a command that is refused
-or fails.
+or fails. The game's front object, which the session calls and which owns the game's state, refuses
+a command before changing anything, and undoes a change of its own that fails half-way as a
+:class:`Front` (:func:`undone_on_failure`).
 """
 
+import functools
 import os
 import queue
 import select
@@ -18,7 +21,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import BinaryIO, Callable, Optional, TextIO
+from typing import BinaryIO, Callable, Concatenate, Optional, ParamSpec, TextIO, TypeVar
 
 
 def clean_line(raw: bytes) -> str:
@@ -136,9 +139,9 @@ class Session:
 
     - a handler refuses a command by raising one of :attr:`REFUSALS` before it changes anything;
       :meth:`error` prints why in the protocol's own form, and the state is the one before the command;
-    - any other exception is ours: :meth:`error` prints :func:`internal_error`, and :meth:`recover`
-      puts back the state a half-done command may have left (nothing to do for a protocol whose
-      handlers only replace whole objects once they are checked);
+    - any other exception is ours: :meth:`error` prints :func:`internal_error`; the state a half-done
+      command may have left was put back before, by the front object that holds it (:class:`Front`),
+      so the session, which only parses and prints, has nothing of its own to put back;
     - :class:`EndSession` from a handler ends the session at once; the end of input ends it after
       :meth:`at_end`.
 
@@ -198,7 +201,6 @@ class Session:
             self.error(self.reason(word, exc))
         except Exception as exc:  # noqa: BLE001 - the one rule for a failing handler, documented above
             self.failed(exc)
-            self.recover()
 
     def failed(self, exc: Exception) -> None:
         """Report a failure of ours (also for a search that fails in a worker thread)."""
@@ -221,11 +223,69 @@ class Session:
         """What the error line says for a refused ``word``."""
         return str(exc)
 
-    def recover(self) -> None:
-        """After a failure of ours: the state as it was before the command."""
-
     def at_end(self) -> None:
         """The input ended."""
+
+
+class Front:
+    """A game's front object (the one its adapter calls, owning the game's state, its undo, time and
+    choices) with state to put back: the one way a change is refused or undone. A change is refused by
+    raising one of :attr:`REFUSALS` before it changes anything (the session passes them on as they are);
+    any other exception is a failure of ours, and an operation marked :func:`undone_on_failure` first
+    puts the state back with :meth:`recover`, then lets the failure go on to the session, which reports
+    it. (Xiangqi's front needs no undo: each of its changes replaces a whole object once checked.)
+
+    >>> class Counter(Front):
+    ...     def __init__(self) -> None:
+    ...         self.n = self.kept = 0
+    ...     def recover(self) -> None:
+    ...         self.n = self.kept
+    ...     @undone_on_failure
+    ...     def add(self, k: int) -> None:
+    ...         if k < 0:
+    ...             raise Refusal("no negative steps")
+    ...         self.n += k
+    ...         if k == 3:
+    ...             raise RuntimeError("a bug, half-way")
+    ...         self.kept = self.n
+    >>> c = Counter()
+    >>> c.add(2)
+    >>> for k in (-1, 3):
+    ...     try:
+    ...         c.add(k)
+    ...     except Exception as exc:
+    ...         print(type(exc).__name__, c.n)
+    Refusal 2
+    RuntimeError 2
+    """
+
+    REFUSALS: tuple[type[Exception], ...] = (Refusal,)
+
+    def recover(self) -> None:
+        """After a failure of ours part-way through a change: the state as it was before the change."""
+        raise NotImplementedError
+
+
+FrontT = TypeVar("FrontT", bound=Front)
+Params = ParamSpec("Params")
+Returned = TypeVar("Returned")
+
+
+def undone_on_failure(change: Callable[Concatenate[FrontT, Params], Returned]) -> Callable[Concatenate[FrontT, Params], Returned]:
+    """Mark a :class:`Front`'s operation that changes its state: a refusal passes as it is (raised before
+    anything changed); any other exception first puts the state back (:meth:`Front.recover`)."""
+
+    @functools.wraps(change)
+    def run(front: FrontT, /, *args: Params.args, **kwargs: Params.kwargs) -> Returned:
+        try:
+            return change(front, *args, **kwargs)
+        except front.REFUSALS:
+            raise
+        except Exception:
+            front.recover()
+            raise
+
+    return run
 
 
 class Worker:

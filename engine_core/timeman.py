@@ -178,22 +178,26 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, res
     return max(1, min(soft, hard)), max(1, hard)
 
 
-def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> int:
+def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> tuple[int, bool]:
     """The most one move may think when it must reach the referee within its ``movetime`` (0: none)
     with ``left`` on its game clock (0 or less: no game clock, as junqi has always read a ``time 0``):
     the movetime, or a ``horizon``-th of the clock if that is less, less the ``overhead`` that the
-    reply needs to reach the referee. 0 means no bound was given.
+    reply needs to reach the referee (0: no bound was given); and whether the clock's share is the
+    bound (the choice is made here once, for the hard and the soft limit alike).
 
     >>> [per_move(GameClock(left, movetime=limit), 60) for left, limit in ((0, 1000), (6000, 1000), (0, 0), (0, 50), (20, 0))]
-    [940, 140, 0, 1, 1]
+    [(940, False), (140, True), (0, False), (1, False), (1, True)]
+    >>> per_move(GameClock(30000, movetime=1000), 60)  # a share equal to the movetime: the movetime bounds it
+    (940, False)
     """
-    limit = clock.movetime
+    limit, by_clock = clock.movetime, False
     if clock.left > 0:
         share = max(1, clock.left // horizon)
-        limit = min(limit, share) if limit > 0 else share
+        if limit <= 0 or share < limit:
+            limit, by_clock = share, True
     if limit <= 0:
-        return 0
-    return max(1, limit - overhead)
+        return 0, False
+    return max(1, limit - overhead), by_clock
 
 
 FULL_SHARE: Final = 0.5  # of a CPU: a process that gets at least this thinks its whole budget
@@ -271,8 +275,8 @@ def share_limits(clock: GameClock, share: float, lag: LagMeter, overhead: int, u
     # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
     # looks at the clock: it thinks in proportion to the share it gets.
     scale = min(1.0, share / FULL_SHARE)
-    hard = max(10, int((per_move(clock, overhead) or untimed) * scale) - lag.peak)
-    clock_bound = clock.left > 0 and (clock.movetime <= 0 or max(1, clock.left // HORIZON) < clock.movetime)
+    bound, clock_bound = per_move(clock, overhead)
+    hard = max(10, int((bound or untimed) * scale) - lag.peak)
     return (max(1, hard * SOFT_QUARTERS // 4) if clock_bound else hard), hard
 
 

@@ -4,9 +4,11 @@ move choice at a time, swap2's included.
 The adapter (:mod:`gomoku_protocol.protocol`) parses a command into a call here and prints what comes
 back. Every call checks the whole command before it changes anything, and raises :class:`Refusal`
 (:class:`NoGame` before ``START``) with the state as it was. A call that completes commits the game
-(:class:`Committed`); should a command or a search break half-way on an unexpected exception,
-:meth:`Engine.recover` puts the game back as last committed. A move is chosen in a worker thread, so
-that the adapter serves ``YXSTOP`` and ``END`` while it thinks.
+(:class:`Committed`); should a command or a search break half-way on an unexpected exception, the
+engine puts the game back as last committed (:meth:`Engine.recover`, by the core's one rule,
+:func:`engine_core.loop.undone_on_failure`, as junqi's front does) before the failure reaches the
+adapter, which has nothing to put back. A move is chosen in a worker thread, so that the adapter
+serves ``YXSTOP`` and ``END`` while it thinks.
 """
 
 import random
@@ -14,7 +16,7 @@ import time
 import traceback
 from typing import Callable, Final, Optional
 
-from engine_core.loop import Refusal, Worker
+from engine_core.loop import Front, Refusal, Worker, undone_on_failure
 from engine_core.timeman import LagMeter, TurnClock, turn_limits
 from gomoku_protocol.brain import Brain, Result
 from gomoku_protocol.clock import process_age
@@ -91,8 +93,9 @@ Done = Callable[[Decision], None]
 Failed = Callable[[Exception], None]
 
 
-class Engine:
-    """The game under the Gomocup protocol: its position, rule and clock, the brain and its settings."""
+class Engine(Front):
+    """The game under the Gomocup protocol: its position, rule and clock, the brain and its settings.
+    Each operation marked :func:`undone_on_failure` puts the game back should it fail half-way."""
 
     def __init__(self, log: Callable[[str], None]) -> None:
         """``log`` hears what goes wrong while the engine puts itself back after a failure."""
@@ -134,7 +137,8 @@ class Engine:
         self.committed = Committed(self.rule, self.position)
 
     def recover(self) -> None:
-        """After an unexpected failure: the game as last committed, and tables that work."""
+        """After an unexpected failure part-way through a command or a search: the game as last
+        committed, and tables that work."""
         self.rule = self.committed.rule
         try:
             self.position = self.committed.rebuilt()
@@ -154,10 +158,12 @@ class Engine:
             raise Refusal(f"unknown style {style[:20]!r}: use one of {', '.join(STYLES)}")
         self.brain.style = style
 
+    @undone_on_failure
     def set_memory(self, max_memory: int) -> None:
         self.max_memory = max(0, max_memory)
         self.brain.set_memory(self.max_memory)
 
+    @undone_on_failure
     def set_hash_kb(self, kilobytes: int) -> None:
         """Yixin's hash size, unless a memory budget sizes the tables."""
         if kilobytes > 0 and self.max_memory == 0:
@@ -169,9 +175,11 @@ class Engine:
     def set_max_nodes(self, nodes: int) -> None:
         self.brain.max_nodes = max(0, nodes)
 
+    @undone_on_failure
     def clear_hash(self) -> None:
         self.brain.clear()
 
+    @undone_on_failure
     def set_rule(self, rule: int) -> None:
         """Gomocup's rule bits; the game so far is kept, under the new rule."""
         if rule < 0 or rule > 15:
@@ -227,6 +235,7 @@ class Engine:
             raise NoGame("no game")
         return self.position
 
+    @undone_on_failure
     def new_game(self, width: int, height: int) -> None:
         """``START``, ``RECTSTART``: an empty board of this size."""
         if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
@@ -259,6 +268,7 @@ class Engine:
             raise Refusal(f"{x},{y} is already occupied")
         return i
 
+    @undone_on_failure
     def play(self, x: int, y: int) -> Point:
         """``PLAY``: put the side to move's stone on ``x,y`` (a manager's opening, ours to move next)."""
         p = self.require_game()
@@ -269,6 +279,7 @@ class Engine:
         self._commit()
         return p.xy(i)
 
+    @undone_on_failure
     def takeback(self, x: int, y: int) -> None:
         """``TAKEBACK``: take the stone on ``x,y`` away; the side to move becomes its colour."""
         p = self.require_game()
@@ -287,6 +298,7 @@ class Engine:
             self.position = rebuilt
         self._commit()
 
+    @undone_on_failure
     def forbidden_points(self) -> list[Point]:
         """``YXSHOWFORBID``: black's forbidden points under renju (none under the other rules)."""
         p = self.require_game()
@@ -334,6 +346,7 @@ class Engine:
         b.side = BLACK if len(stones) % 2 == 0 else WHITE
         return b
 
+    @undone_on_failure
     def set_board(self, stones: list[Stone]) -> None:
         """``YXBOARD``: the game is these stones, ours to move; nothing is played."""
         self.position = self._position_of(stones)
@@ -351,6 +364,7 @@ class Engine:
     def wait(self) -> None:
         self.worker.join()
 
+    @undone_on_failure
     def begin(self, say: Say, done: Done, failed: Failed) -> None:
         """``BEGIN``: our first stone on an empty board."""
         p = self.require_game()
@@ -358,6 +372,7 @@ class Engine:
             raise Refusal("BEGIN on a board that already has stones")
         self._move(p, say, done, failed)
 
+    @undone_on_failure
     def turn(self, x: int, y: int, say: Say, done: Done, failed: Failed) -> None:
         """``TURN``: the opponent's stone on ``x,y``, then ours."""
         p = self.require_game()
@@ -367,6 +382,7 @@ class Engine:
         p.play(i, p.side)
         self._move(p, say, done, failed)
 
+    @undone_on_failure
     def board(self, stones: list[Stone], say: Say, done: Done, failed: Failed) -> None:
         """``BOARD``: the game is these stones, and we move."""
         b = self._position_of(stones)
@@ -375,6 +391,7 @@ class Engine:
         self.position = b
         self._move(b, say, done, failed)
 
+    @undone_on_failure
     def nbest(self, count: int, say: Say, done: Done, failed: Failed) -> None:
         """``YXNBEST``: the ``count`` best moves, the first as the move we would play; nothing is played."""
         self._move(self.require_game(), say, done, failed, count, False)
@@ -403,7 +420,8 @@ class Engine:
     def _think(self, p: Position, soft: int, hard: int, say: Say, multipv: int,
                decide: Callable[[Result], Decision], done: Done, failed: Failed) -> None:
         """Choose in the worker; commit what ``decide`` made of the search, then hand it to ``done``.
-        If anything fails, ``failed`` hears of it and the game is put back as last committed."""
+        If anything fails, the game is put back as last committed, then ``failed`` hears of it (the
+        order of a command that fails, see :class:`engine_core.loop.Front`)."""
         began = self.received
 
         def job() -> None:
@@ -412,14 +430,15 @@ class Engine:
                 self._commit()
                 done(decision)
                 self.count(began)
-            except Exception as exc:  # noqa: BLE001 - as in the adapter's loop: report it, put the game back
-                failed(exc)
+            except Exception as exc:  # noqa: BLE001 - as for a command: put the game back, report it
                 self.recover()
+                failed(exc)
 
         self.worker.start(job)
 
     # --- swap2 -----------------------------------------------------------------------------------
 
+    @undone_on_failure
     def swap2(self, stones: list[Stone], say: Say, done: Done, failed: Failed) -> list[Point]:
         """``SWAP2BOARD``: propose three stones (returned at once); after three, take black (SWAP),
         play white's move, or add a white and a black stone and leave the choice to the opponent;

@@ -4,7 +4,8 @@ This module only parses and prints: the game, its clock and every choice (swap2'
 :class:`engine.Engine`'s, which thinks in a worker thread so that ``YXSTOP`` and ``END`` are served
 while it does. Bad input never changes the game: the engine checks a command in full before it
 changes anything, and the answer is ``ERROR <reason>`` (a known command that cannot be done) or
-``UNKNOWN <reason>``.
+``UNKNOWN <reason>``. A command that fails half-way is undone by the engine too, before the adapter
+prints the error.
 """
 
 import re
@@ -136,9 +137,6 @@ class GomocupProtocol(Session):
 
     def reason(self, word: str, exc: Exception) -> str:
         return f"{word} before START" if isinstance(exc, NoGame) else str(exc)
-
-    def recover(self) -> None:
-        self.engine.recover()
 
     def at_end(self) -> None:
         self.engine.stop()

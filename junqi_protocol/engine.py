@@ -6,8 +6,9 @@ Each operation checks its command against the game's state before it changes any
 it with ValueError, the state as it was (the rules and the player raise it too, for what they
 cannot take). The journal records a change only once the player has made it whole. Should an
 operation fail anyway half-way (a bug of ours, any other exception), the front restores itself
-before the failure goes on to the adapter: a new player is rebuilt from the journal, through
-everything accepted before the command.
+before the failure goes on to the adapter, by the core's one rule
+(:func:`engine_core.loop.undone_on_failure`, as gomoku's front does): a new player is rebuilt from
+the journal, through everything accepted before the command.
 
 >>> front = Engine(lambda: Player("random"))
 >>> front.lineup("")
@@ -21,9 +22,9 @@ ValueError: lineup: no newgame yet
 True
 """
 
-import contextlib
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
+from engine_core.loop import Front, undone_on_failure
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules
@@ -34,27 +35,18 @@ from junqi_protocol.rules import KILLED, MOVE, check_lineup, short_lineup
 Move = tuple[int, int]
 
 
-class Engine:
+class Engine(Front):
     """One junqi player's game behind an adapter: its :class:`Player`, the journal that rebuilds it,
-    and what a game allows when (lineups before ``start``, events and moves after it)."""
+    and what a game allows when (lineups before ``start``, events and moves after it). A refusal is a
+    ValueError (the rules and the player raise it too)."""
+
+    REFUSALS = (ValueError,)
 
     def __init__(self, make: Callable[[], Player] = Player) -> None:
         self._make = make
         self._player = make()
         self._journal = Journal()
         self._pending: Optional[Move] = None  # our move whose result the referee tells only later (CCGC)
-
-    @contextlib.contextmanager
-    def _undo_on_failure(self) -> Iterator[None]:
-        """Run a change: a refusal (ValueError) passes as it is, raised before anything changed; any
-        other exception first puts the state back as it was before the change."""
-        try:
-            yield
-        except ValueError:
-            raise
-        except Exception:
-            self.recover()
-            raise
 
     def recover(self) -> None:
         """The state as the journal has it: the failed command may have changed the player half-way,
@@ -112,27 +104,27 @@ class Engine:
 
     # --- what changes the state ------------------------------------------------------------------
 
+    @undone_on_failure
     def set_option(self, name: str, value: str) -> None:
         """Set an engine option (``player``, ``seed``, ``threads``): refused, changing nothing, or done."""
-        with self._undo_on_failure():
-            self._player.set_option(name, value)
-            self._journal.options.append((name, value))
+        self._player.set_option(name, value)
+        self._journal.options.append((name, value))
 
+    @undone_on_failure
     def new_game(self, variant: str, seat: int, rules: Rules) -> None:
         """A new game of ``variant`` in which we sit at ``seat``."""
-        with self._undo_on_failure():
-            self._player.new_game(variant, seat, rules)
-            self._journal.new_game(variant, seat, rules)
+        self._player.new_game(variant, seat, rules)
+        self._journal.new_game(variant, seat, rules)
 
+    @undone_on_failure
     def lineup(self, given: str) -> str:
         """Our lineup for the game, ``given`` ("": our own choice), before it starts."""
         self.setting_up("lineup")
         err = check_lineup(given) if given else None
         if err is not None:
             raise ValueError(f"lineup: {err}")
-        with self._undo_on_failure():
-            text = self._player.lineup(given)
-            self._journal.lineup = text
+        text = self._player.lineup(given)
+        self._journal.lineup = text
         return text
 
     def visible(self, seat: int, lineup: str) -> None:
@@ -145,6 +137,7 @@ class Engine:
             raise ValueError(f"visible {board.letters[seat]}: {err}")
         self._journal.visible[seat] = short_lineup(lineup)
 
+    @undone_on_failure
     def start(self) -> None:
         """Start the game: every lineup is known (ours) or hidden (the others')."""
         self.board("start")
@@ -152,22 +145,22 @@ class Engine:
             raise ValueError("start: the game has started already")
         if not self._journal.lineup:
             raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
-        with self._undo_on_failure():
-            self._player.begin(self._journal.visible)
-            self._journal.started = True
+        self._player.begin(self._journal.visible)
+        self._journal.started = True
 
+    @undone_on_failure
     def deal(self, variant: str, seat: int, rules: Rules) -> str:
         """A new game started at once with a lineup of our choice (CCGC's ``START``): that lineup."""
         self._pending = None
-        with self._undo_on_failure():
-            self._player.new_game(variant, seat, rules)
-            lineup = self._player.lineup("")
-            self._player.begin({})
-            self._journal.new_game(variant, seat, rules)
-            self._journal.lineup = lineup
-            self._journal.started = True
+        self._player.new_game(variant, seat, rules)
+        lineup = self._player.lineup("")
+        self._player.begin({})
+        self._journal.new_game(variant, seat, rules)
+        self._journal.lineup = lineup
+        self._journal.started = True
         return lineup
 
+    @undone_on_failure
     def event(self, ev: Event) -> None:
         """What the referee reports: refused (ValueError) when it contradicts what we know; the end of
         the game ends it."""
@@ -177,15 +170,13 @@ class Engine:
         problem = self._player.problem(ev)
         if problem is not None:
             raise ValueError(problem)
-        with self._undo_on_failure():
-            self._player.observe(ev)
-            self._journal.events.append(ev)
+        self._player.observe(ev)
+        self._journal.events.append(ev)
 
+    @undone_on_failure
     def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
         """Our move (None: pass) within ``clock`` counted from ``asked`` (see :meth:`Player.choose`)."""
-        with self._undo_on_failure():
-            move = self._player.choose(clock, asked)
-        return move
+        return self._player.choose(clock, asked)
 
     # --- a move whose result comes after it (CCGC) -----------------------------------------------
 

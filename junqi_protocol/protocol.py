@@ -37,10 +37,10 @@ def go_clock(words: list[str]) -> GameClock:
 
 
 class FrontSession(Session):
-    """What both Junqi adapters share: the front they call, and ValueError as the refusal (the front,
-    the rules and the engine raise it for what they cannot take)."""
+    """What both Junqi adapters share: the front they call, and its refusal, ValueError (the front, the
+    rules and the player raise it for what they cannot take)."""
 
-    REFUSALS = (ValueError,)
+    REFUSALS = Engine.REFUSALS
 
     def __init__(self) -> None:
         super().__init__()

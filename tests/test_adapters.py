@@ -16,6 +16,8 @@ import junqi_protocol.engine
 import junqi_protocol.protocol
 import ucci_engine.engine
 import ucci_engine.protocol
+from engine_core.loop import Front, Refusal, Session
+from ucci_engine.position import START_FEN
 
 # Each adapter module, and the front class its sessions keep as ``self.engine``.
 ADAPTERS = {
@@ -70,3 +72,33 @@ def test_the_check_sees_a_reach_into_the_front() -> None:
     source = "self.engine.go()\nself.engine.tt.clear()\nself.engine.skill = 3\nengine = self.engine\nengine.position.fen()\n"
     assert sorted(front_names(source)) == [(1, "go", False), (2, "tt", False), (3, "skill", True), (5, "position", False)]
     assert operations(Front) == {"go"}
+
+
+@pytest.mark.parametrize("module", list(ADAPTERS), ids=lambda m: m.__name__)
+def test_no_adapter_keeps_an_undo_of_its_own(module) -> None:
+    """A command that fails half-way is undone by the front that holds the state (engine_core.loop.Front,
+    by undone_on_failure), before the session prints the error: an adapter has nothing to put back."""
+    sessions = [cls for cls in vars(module).values() if isinstance(cls, type) and issubclass(cls, Session)]
+    assert sessions and all("recover" not in vars(cls) for cls in sessions)
+    assert not hasattr(Session, "recover")
+
+
+@pytest.mark.parametrize("session, front", [(gomoku_protocol.protocol.GomocupProtocol, gomoku_protocol.engine.Engine),
+                                            (junqi_protocol.protocol.JunqiProtocol, junqi_protocol.engine.Engine),
+                                            (junqi_protocol.ccgc.CcgcProtocol, junqi_protocol.engine.Engine)])
+def test_a_front_with_state_to_put_back_does_it_by_the_cores_one_rule(session: type[Session], front: type[Front]) -> None:
+    assert issubclass(front, Front) and "recover" in vars(front)
+    assert session.REFUSALS == front.REFUSALS  # what the front refuses unchanged, the session prints as refused
+
+
+def test_the_xiangqi_front_refuses_by_raising_as_the_others_do() -> None:
+    """Xiangqi's front raises the session's Refusal before it changes anything, as gomoku's and junqi's
+    fronts do, rather than handing its adapter a reason to raise."""
+    engine = ucci_engine.engine.Engine()
+    before = engine.position.fen()
+    refused = [lambda: engine.set_position("not a fen", []), lambda: engine.set_position(START_FEN, ["a0a5"]),
+               lambda: engine.set_banned(["a0a5"]), lambda: engine.set_style("wild"), lambda: engine.set_randomness("lots")]
+    for call in refused:
+        with pytest.raises(Refusal):
+            call()
+    assert (engine.position.fen(), engine.banned, engine.style, engine.noise) == (before, [], "normal", 0)

@@ -85,6 +85,61 @@ def test_a_refused_command_changes_nothing() -> None:
     assert game_state(e) == kept
 
 
+def break_once(monkeypatch, owner: object, name: str, works: bool = True) -> None:
+    """``owner.name`` does its work (unless not ``works``), then fails (once), as a bug half-way through a
+    command would."""
+    real = getattr(owner, name)
+    failures = [RuntimeError("boom")]
+
+    def broken(*args):
+        if failures and not works:
+            raise failures.pop()
+        got = real(*args)
+        if failures:
+            raise failures.pop()
+        return got
+
+    monkeypatch.setattr(owner, name, broken)
+
+
+def started_game() -> Engine:
+    e = Engine(print)
+    e.new_game(9, 9)
+    e.play(4, 4)
+    e.play(5, 5)
+    return e
+
+
+# Each operation, what breaks half-way through it (after the game changed; its work done or not), and the call.
+FAILURES: dict[str, tuple[Callable[[Engine], tuple[object, str, bool]], Callable[[Engine], object]]] = {
+    "new_game": (lambda e: (e.brain, "clear", True), lambda e: e.new_game(15, 15)),
+    "play": (lambda e: (Position, "play", True), lambda e: e.play(3, 3)),
+    "takeback": (lambda e: (Position, "unmake", True), lambda e: e.takeback(5, 5)),
+    "set_rule": (lambda e: (e.brain, "clear", True), lambda e: e.set_rule(4)),
+    "set_board": (lambda e: (e, "_commit", False), lambda e: e.set_board([(0, 0, OWN)])),
+    "turn": (lambda e: (e.worker, "start", False), lambda e: e.turn(3, 3, never, never, never)),
+    "board": (lambda e: (e.worker, "start", False), lambda e: e.board([(0, 0, OWN), (1, 1, OPPONENT)], never, never, never)),
+    "swap2": (lambda e: (e.worker, "start", False), lambda e: e.swap2([(4, 4, 0), (5, 4, 0), (5, 7, 0)], never, never, never)),
+}
+
+
+@pytest.mark.parametrize("operation", list(FAILURES))
+def test_a_failure_inside_the_front_leaves_the_game_as_before(monkeypatch, operation: str) -> None:
+    # The front puts itself back (issue 42, item 3): no adapter is here to do it.
+    e = started_game()
+    before = game_state(e)
+    target, call = FAILURES[operation]
+    break_once(monkeypatch, *target(e))
+    with pytest.raises(RuntimeError, match="boom"):
+        call(e)
+    # The game as before; a move request that failed has still spent the first move's start-up (its clock).
+    assert game_state(e)[:3] == before[:3] and game_state(e)[4:] == before[4:]
+
+
+def test_the_adapter_keeps_no_undo_of_its_own() -> None:
+    assert "recover" not in vars(GomocupProtocol) and "recover" in vars(Engine)
+
+
 def test_a_failing_search_is_an_error_and_the_command_is_undone(monkeypatch) -> None:
     proto = GomocupProtocol()
     calls = []

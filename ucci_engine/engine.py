@@ -1,7 +1,9 @@
 """The xiangqi engine behind both dialects: game state, options, and one search at a time.
 
 The protocol adapters parse commands into calls here and print what comes back; the search runs
-in a worker thread so the adapters keep serving ``isready``, ``stop`` and ``ponderhit``.
+in a worker thread so the adapters keep serving ``isready``, ``stop`` and ``ponderhit``. A call this
+engine cannot do raises :class:`engine_core.loop.Refusal` saying why, before it changes anything (it
+replaces a whole object only once it is checked), as every game's front object refuses.
 """
 
 import random
@@ -9,7 +11,7 @@ import threading
 import time
 from typing import Callable, Optional
 
-from engine_core.loop import Worker
+from engine_core.loop import Refusal, Worker
 from engine_core.search import Limits, Line, Searcher
 from engine_core.timeman import GameClock, LagMeter, game_limits
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
@@ -100,32 +102,29 @@ class Engine:
         self.stop_and_wait()
         self.tt.clear()
 
-    def set_style(self, style: str) -> bool:
+    def set_style(self, style: str) -> None:
         if style not in STYLES:
-            return False
+            raise Refusal(f"style must be one of {', '.join(STYLES)}")
         self.style = style
         self.position.set_style(style)
-        return True
 
-    def set_network(self, on: bool) -> str:
-        """Add the learned evaluation to the hand-made one (``on``) or not; the reason when its file cannot be read."""
+    def set_network(self, on: bool) -> None:
+        """Add the learned evaluation to the hand-made one (``on``) or not; refused when its file cannot be read."""
         self.stop_and_wait()
         net: Optional[Network] = None
         if on:
             try:
                 net = load_network()
             except (OSError, ValueError) as exc:
-                return f"the learned evaluation cannot be loaded: {exc}"
+                raise Refusal(f"the learned evaluation cannot be loaded: {exc}") from None
         self.net = net
         self.position.set_network(net)
         self.tt.clear()  # scores stored by the other evaluation
-        return ""
 
-    def set_randomness(self, level: str) -> bool:
+    def set_randomness(self, level: str) -> None:
         if level not in RANDOMNESS:
-            return False
+            raise Refusal(f"randomness must be one of {', '.join(RANDOMNESS)}")
         self.noise = RANDOMNESS[level]
-        return True
 
     def set_multipv(self, lines: int) -> None:
         """How many best lines a search reports (UCI's MultiPV), clamped by the adapter."""
@@ -141,8 +140,8 @@ class Engine:
 
     # --- the game -------------------------------------------------------------------------
 
-    def set_position(self, fen: str, moves: list[str]) -> Optional[str]:
-        """Set the game; on a bad FEN or move return the reason and keep the old position.
+    def set_position(self, fen: str, moves: list[str]) -> None:
+        """Set the game; a bad FEN or move is refused, the old position kept.
 
         A search under way keeps its own copy: the new position is for the next ``go``.
         """
@@ -153,25 +152,23 @@ class Engine:
             try:
                 pos, todo = Position.from_fen(fen, self.style, self.net), moves
             except FenError as exc:
-                return f"bad FEN: {exc}"
+                raise Refusal(f"bad FEN: {exc}; keeping the previous position") from None
         for text in todo:
             if not pos.push_name(text):
-                return f"illegal move {text[:10]!r} in position {pos.fen()}"
+                raise Refusal(f"illegal move {text[:10]!r} in position {pos.fen()}; keeping the previous position")
         self.position = pos
         self.game = (fen, moves)
         self.banned = []
-        return None
 
-    def set_banned(self, moves: list[str]) -> Optional[str]:
+    def set_banned(self, moves: list[str]) -> None:
         legal = self.position.legal_moves()
         banned = []
         for text in moves:
             m = parse_move(text)
             if m not in legal:
-                return f"banmoves: {text!r} is not a legal move here"
+                raise Refusal(f"banmoves: {text!r} is not a legal move here")
             banned.append(m)
         self.banned = banned
-        return None
 
     def perft(self, depth: int, send: Callable[[str], None]) -> None:
         """Count the moves ``depth`` plies deep in the background, as ``go perft`` prints them."""

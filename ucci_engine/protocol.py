@@ -113,9 +113,7 @@ class Dialect(Session):
 
     def cmd_position(self, args: list[str]) -> None:
         fen, moves = split_position(args)
-        problem = self.engine.set_position(fen, moves)
-        if problem:
-            raise Refusal(problem + "; keeping the previous position")
+        self.engine.set_position(fen, moves)
 
     def cmd_display(self, args: list[str]) -> None:
         for line in self.engine.diagram().splitlines():
@@ -261,24 +259,18 @@ class UcciProtocol(Dialect):
         elif name == "newgame":
             self.engine.clear_hash()
         elif name == "randomness":
-            if not self.engine.set_randomness(value.lower()):
-                raise Refusal(f"randomness must be one of {', '.join(RANDOMNESS)}")
+            self.engine.set_randomness(value.lower())
         elif name == "style":
-            if not self.engine.set_style(value.lower()):
-                raise Refusal(f"style must be one of {', '.join(STYLES)}")
+            self.engine.set_style(value.lower())
         elif name == "usebook":
             self.engine.set_book(flag)
         elif name == "usenn":
-            problem = self.engine.set_network(flag)
-            if problem:
-                raise Refusal(problem)
+            self.engine.set_network(flag)
         # Other names (batch and debug, announced but changing nothing here, ponder, idle, pruning, …)
         # are accepted: UCCI says an unknown name is not an error.
 
     def cmd_banmoves(self, args: list[str]) -> None:
-        problem = self.engine.set_banned(args)
-        if problem:
-            raise Refusal(problem)
+        self.engine.set_banned(args)
 
     def cmd_probe(self, args: list[str]) -> None:
         fen, moves = split_position(args)
@@ -430,9 +422,7 @@ class UciProtocol(Dialect):
         elif name == "ownbook":
             self.engine.set_book(value.lower() == "true")
         elif name == "usenn":
-            problem = self.engine.set_network(value.lower() == "true")
-            if problem:
-                raise Refusal(problem)
+            self.engine.set_network(value.lower() == "true")
         else:
             raise Refusal(f"no such option: {label}")
 
