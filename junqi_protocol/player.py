@@ -164,11 +164,12 @@ class Player:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
-            # The planner takes one budget, the hard limit; the soft one (no deeper pass) is not yet used.
-            _, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
+            # The hard limit bounds the move; no pass starts after the soft one (the same where the
+            # referee's movetime bounds the move, three quarters of it where the clock's share does).
+            soft, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
-                                    t0)
+                                    t0, soft)
             self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
             self.cpu.stop(self.planner.waited)
             if m is not None:

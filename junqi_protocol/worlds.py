@@ -247,12 +247,14 @@ class Planner:
         return view.board.variant, list(view.owner), kind, list(alive), turn, quiet, rules.nocapture, rules.nocapture_loses
 
     def choose(self, view: Pieces, seat: int, alive: list[bool], quiet: int, rules: Rules, deployments: Deployments,
-               budget_ms: int, rng: random.Random, begun: float = 0.0) -> Optional[tuple[int, int]]:
+               budget_ms: int, rng: random.Random, begun: float = 0.0, soft_ms: int = 0) -> Optional[tuple[int, int]]:
         """The move to play, thinking ``budget_ms`` from ``begun`` (a ``time.perf_counter()`` time, by
         default now) and not past it: even the first world's static pass, the one answer there must
-        be, is cut there and its best move so far returned."""
+        be, is cut there and its best move so far returned. No pass starts after ``soft_ms`` (0: the
+        budget), the time manager's soft limit."""
         start = begun if begun > 0.0 else time.perf_counter()
         deadline = start + budget_ms / 1000.0
+        soft = start + (soft_ms or budget_ms) / 1000.0
         roots = view.moves(seat)
         self.depth = 0
         self.nodes = 0
@@ -279,7 +281,7 @@ class Planner:
             ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
             roots, odds = [roots[i] for i in ranked], [odds[i] for i in ranked]
             self.depth = 1
-            best = self.deepen(specs, roots, odds, [(w, [v[i] for i in ranked]) for w, v in done], deadline)
+            best = self.deepen(specs, roots, odds, [(w, [v[i] for i in ranked]) for w, v in done], deadline, soft)
         self.nodes += self.scorer.nodes
         self.used = int((time.perf_counter() - start) * 1000)
         if not best:
@@ -288,9 +290,9 @@ class Planner:
         return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
 
     def deepen(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance],
-               static: list[tuple[int, list[float]]], deadline: float) -> list[float]:
+               static: list[tuple[int, list[float]]], deadline: float, soft: float = math.inf) -> list[float]:
         """Deeper passes over the first worlds while one more round of them can finish, then more
-        worlds at the deepest depth reached, until the deadline. A move's value is its mean over the
+        worlds at the deepest depth reached, until the deadline; none of them starts after ``soft``. A move's value is its mean over the
         worlds of the values from the deepest pass each world finished: all of a world's moves are
         scored at one depth, so within a world they compare alike, and a pass cut short still counts
         for the worlds it finished."""
@@ -302,7 +304,7 @@ class Planner:
         depth = 1
         while depth < self.max_depth:
             began = time.perf_counter()
-            if took > 0.0 and began + took / rounds * growth >= deadline:
+            if began >= soft or took > 0.0 and began + took / rounds * growth >= deadline:
                 break
             done = self.share(first, roots, odds, depth + 1, deadline)
             if not done:
@@ -314,7 +316,7 @@ class Planner:
                 break
             last, took = took, time.perf_counter() - began
             growth = min(GROWTH_CAP, max(GROWTH, took / last)) if last > 0.0 else GROWTH
-        if depth > 1 and time.perf_counter() < deadline:
+        if depth > 1 and time.perf_counter() < min(soft, deadline):
             values.update(self.share(specs[self.worlds:], roots, odds, depth, deadline))
         return mean(sorted(values.items()), len(roots))
 

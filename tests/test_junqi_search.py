@@ -120,3 +120,18 @@ def test_the_first_pass_sees_a_flag_that_falls_next_move():
     assert pos.flag_capture() < 0
     pos.make(pos.move_of(board.point("H2"), board.point("G2")))
     assert board.names[pos.flag_capture() % board.size] == "L1"
+
+
+@pytest.mark.parametrize("soft_ms, deeper", [(1, False), (0, True)])
+def test_no_pass_starts_after_the_soft_limit(soft_ms, deeper):
+    """The time manager's soft limit: past it the planner starts no deeper pass (and no more worlds);
+    without one (0) it deepens within the hard limit."""
+    player = Player(seed=3)
+    player.new_game("2p", 0, Rules("2p"))
+    player.lineup()
+    player.begin({})
+    player.beliefs.settle(player.pos)
+    planner = player.planner
+    move = planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, 2000, player.rng, soft_ms=soft_ms)
+    assert move in player.pos.moves(0)
+    assert (planner.depth > 1) == deeper
