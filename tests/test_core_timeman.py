@@ -107,7 +107,7 @@ def junqi_limits(clock: GameClock, share: float, lag: int) -> tuple[int, int]:
 
 
 def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
-    """The hard limit is the one budget junqi's planner takes: the budget it had."""
+    """The hard limit, the move's budget in junqi's planner, is the budget it had."""
     for line, before in JUNQI_BEFORE.items():
         clock = go_clock(line.split())
         assert tuple(junqi_limits(clock, share, lag)[1] for share, lag in JUNQI_SHARES_AND_LAGS) == before, line
