@@ -25,6 +25,12 @@ from typing import Final, Optional
 
 import random
 
+# Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
+# of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
+# item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import evaluate, threat_level
@@ -59,25 +65,30 @@ def _zobrist(count: int) -> list[int]:
     return _ZOBRIST
 
 
-_PAIRS: Final[dict[tuple[int, int, bool], list[int]]] = {}
+_PAIRS: Final[dict[tuple[int, int, bool], vec[i64]]] = {}
 
 
-def _pair_table(kb: int, kw: int, renju: bool) -> list[int]:
+def _pair_table(kb: int, kw: int, renju: bool) -> vec[i64]:
     """Raw line key -> both colours' shapes (black | white << 4), filled as keys appear; shared by
     every board of the same rule (a fixed 8 MB: one slot per possible key)."""
     k = (kb, kw, renju)
     t = _PAIRS.get(k)
     if t is None:
-        t = [UNKNOWN] * KEY_SPACE
+        t = vec[i64]([UNKNOWN] * KEY_SPACE)
         _PAIRS[k] = t
     return t
 
 
-class BoardLine:
-    """One line of the board (row, column or diagonal): two bits a cell, updated in place."""
+def as_i64(bits: int) -> int:
+    """The 64 bits of a line int as a signed number (the top cell of a 32-cell line sets bit 63).
 
-    def __init__(self) -> None:
-        self.cells = 0
+    Shifts right and masks of fewer bits than are left give the same fields either way, in
+    Python's ints and in machine words alike.
+
+    >>> as_i64(3 << 62), as_i64(1 << 62)
+    (-4611686018427387904, 4611686018427387904)
+    """
+    return bits - (1 << 64) if bits >> 63 else bits
 
 
 class Spot:
@@ -142,7 +153,7 @@ def _deltas() -> list[Delta]:
 DELTAS: Final = _deltas()
 
 
-def line_key(cells: int, t: int) -> int:
+def line_key(cells: i64, t: i64) -> i64:
     """The 20-bit key of the ten neighbours of the cell at ``t`` (t >= 5) of a line int."""
     w = (cells >> (2 * t - 10)) & WINDOW
     return (w & 1023) | ((w >> 12) << 10)
@@ -191,7 +202,7 @@ class Position(SearchPosition):
                 self.points.append(i)
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
-        self.pairs: list[int] = _pair_table(kb, kw, renju)
+        self.pairs = _pair_table(kb, kw, renju)
         # per point: both colours' summed shape values and counters (pt.COUNT fields)
         # (the edge's points share one that no stone ever changes)
         self.spots: list[Spot] = [Spot(-1)] * n
@@ -202,9 +213,10 @@ class Position(SearchPosition):
         self.undo: list[Undo] = []
         self.undo_top = 0
         self.marks: list[int] = []
-        # the line through each point in each direction (d * n + i), and the lines themselves
-        self.line_of: list[BoardLine] = []
-        self.lines: list[BoardLine] = []
+        # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
+        # line number, and the number of the line through each point in each direction (d * n + i)
+        self.lines = vec[i64]()
+        self.line_of = vec[i64]()
         self.attack2 = 0  # both colours' fitted attack weights summed over the board
         self.defence2 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
@@ -238,22 +250,23 @@ class Position(SearchPosition):
             self.undo_top = 0  # nothing to take back on an empty board
 
     def _build_lines(self) -> None:
-        """One BoardLine per row, column and diagonal of the padded grid, holding its cells."""
+        """The cells of every row, column and diagonal of the padded grid, and each point's lines."""
         s = self.stride
         rows = self.n // s
         # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
         # for the diagonals (offset by rows so that every number is a list index)
         first = [0, rows, rows + s, 2 * (s + rows)]
-        by_id = [BoardLine() for _ in range(3 * (s + rows))]
-        self.line_of = [by_id[0]] * (4 * self.n)
+        cells = [0] * (3 * (s + rows))
+        line_of = [0] * (4 * self.n)
         for d in range(4):
             for i in range(self.n):
                 y = i // s
                 x = i - y * s
-                line = by_id[first[d] + (y, x, x - y + rows, x + y)[d]]
-                line.cells |= self.cells[i] << self.shift(d, i)
-                self.line_of[d * self.n + i] = line
-        self.lines = [line for line in by_id if line.cells]
+                line = first[d] + (y, x, x - y + rows, x + y)[d]
+                cells[line] |= self.cells[i] << self.shift(d, i)
+                line_of[d * self.n + i] = line
+        self.lines = vec[i64]([as_i64(c) for c in cells])
+        self.line_of = vec[i64](line_of)
 
     # --- coordinates ---------------------------------------------------------------------------
 
@@ -313,7 +326,7 @@ class Position(SearchPosition):
         while len(self.undo) < self.undo_top + entries:
             self.undo.append(Undo())
 
-    def _store(self, i: int, old: int, new: int) -> None:
+    def _store(self, i: i64, old: i64, new: i64) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
         counters (what they were is kept for the undo)."""
         dl = DELTAS[(old << 8) | new]
@@ -390,14 +403,14 @@ class Position(SearchPosition):
             else:
                 self.threes[color].discard(i)
 
-    def _pair(self, key: int) -> int:
+    def _pair(self, key: i64) -> i64:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
         self.pairs[key] = both
         return both
 
     def _shapes(self, d: int, i: int) -> int:
         """Both colours' shapes (black | white << 4) along direction ``d`` at the empty point ``i``."""
-        key = line_key(self.line_of[d * self.n + i].cells, self.shift(d, i) >> 1)
+        key = line_key(self.lines[self.line_of[d * self.n + i]], self.shift(d, i) >> 1)
         both = self.pairs[key]
         if both == UNKNOWN:
             both = self._pair(key)
@@ -410,22 +423,27 @@ class Position(SearchPosition):
         p = self._shapes(d, i)
         return p & 15 if color == BLACK else p >> 4
 
-    def _relines(self, i: int, color: int, put: bool) -> None:
+    def _relines(self, i: i64, color: i64, put: bool) -> None:
         """Put (``put``) or take away ``color`` at ``i`` in its four lines, and move the shapes of
-        the empty points around it that changed (the hottest loop: keys are read inline, and no
-        product has a negative factor, which compiled code would hand to generic multiplication)."""
+        the empty points around it that changed (the hottest loop: keys are read inline, every
+        number is a machine word and every table a vector)."""
         pairs = self.pairs
-        n = self.n
-        y = i // self.stride
-        x = i - y * self.stride
+        lines = self.lines
+        line_of = self.line_of
+        n: i64 = self.n
+        stride: i64 = self.stride
+        y = i // stride
+        x = i - y * stride
+        d: i64
+        u: i64
         for d in range(4):
-            step = self.dirs[d]
+            step: i64 = self.dirs[d]
             t = x if d == 0 else y
-            line = self.line_of[d * n + i]
-            old = line.cells
+            line = line_of[d * n + i]
+            old = lines[line]
             stone = color << (2 * t)
             new = old + stone if put else old - stone
-            line.cells = new
+            lines[line] = new
             # the point itself: its lines make nothing while it holds a stone
             w = (old >> (2 * t - 10)) & WINDOW
             key = (w & 1023) | ((w >> 12) << 10)
@@ -501,11 +519,13 @@ class Position(SearchPosition):
         cells[i] = EMPTY
         n = self.n
         if self._restore(i):
+            lines = self.lines
+            line_of = self.line_of
             y = i // self.stride
             x = i - y * self.stride
             for d in range(4):
-                line = self.line_of[d * n + i]
-                line.cells -= color << (2 * (x if d == 0 else y))
+                line = line_of[d * n + i]
+                lines[line] -= color << (2 * (x if d == 0 else y))
         else:
             self._reserve(STONE_UNDO)
             self._relines(i, color, False)

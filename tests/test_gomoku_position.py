@@ -11,7 +11,7 @@ from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 def state(b: Position) -> tuple:
     return (
-        [line.cells for line in b.lines],
+        list(b.lines),
         b.attack2,
         b.defence2,
         [(p.score, p.count) for p in b.spots],
