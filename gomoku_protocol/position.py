@@ -21,14 +21,14 @@ same steps.
 ['c8', 'h8']
 """
 
-from typing import Final, Optional
+from typing import Final
 
 import random
 
 # Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
 # of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
 # item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
-from librt.vecs import vec
+from librt.vecs import extend as vec_extend, vec
 from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -50,6 +50,7 @@ LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
 THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its counters
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
+UNDO_ENTRY: Final = 3  # numbers an undo entry takes
 EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
@@ -91,37 +92,6 @@ def as_i64(bits: int) -> int:
     return bits - (1 << 64) if bits >> 63 else bits
 
 
-class Spot:
-    """One point's packed sums: both colours' shape values and both colours' counters."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.score = 0
-        self.count = 0
-
-
-class Undo:
-    """A point's sums before a stone changed them; or, at ``spot`` None, a stone's mark: its point
-    (``index``) and the board's attack and defence totals before it (``score``, ``count``)."""
-
-    def __init__(self) -> None:
-        self.spot: Optional[Spot] = None
-        self.index = 0
-        self.score = 0
-        self.count = 0
-
-
-class Delta:
-    """What a line of a point going from one pair of packed shapes to another changes: the
-    point's packed values and counters, and the board's packed attack and defence totals."""
-
-    def __init__(self, score: int, attack: int, defence: int, count: int) -> None:
-        self.score = score
-        self.attack = attack
-        self.defence = defence
-        self.count = count
-
-
 def _both(per_shape: list[int], old: int, new: int, shift: int) -> int:
     """The change of both colours' packed sums of ``per_shape`` from packed shapes ``old`` to ``new``."""
     black = per_shape[new & 15] - per_shape[old & 15]
@@ -133,21 +103,27 @@ def _padded(values: list[int]) -> list[int]:
     return values + [0] * (16 - len(values))
 
 
-def _deltas() -> list[Delta]:
-    """The Delta of every (old, new) pair of packed shapes, indexed by ``old << 8 | new``."""
+# What a line of a point going from one pair of packed shapes to another changes, four numbers
+# from ``(old << 8 | new) << 2`` on: the point's packed values, the board's packed attack and
+# defence totals, and the point's packed counters.
+D_SCORE: Final = 0
+D_ATTACK: Final = 1
+D_DEFENCE: Final = 2
+D_COUNT: Final = 3
+
+
+def _deltas() -> vec[i64]:
+    """The four deltas of every (old, new) pair of packed shapes, at ``(old << 8 | new) << 2``."""
     value, attack, defence, count = _padded(pt.VALUE), _padded(ATTACK), _padded(DEFENCE), _padded(pt.COUNT)
-    none = Delta(0, 0, 0, 0)
-    out = [none] * (256 * 256)
+    out = [0] * (4 * 256 * 256)
     for old in range(171):
         for new in range(171):
-            if old != new:
-                out[(old << 8) | new] = Delta(
-                    _both(value, old, new, SCORE_SHIFT),
-                    _both(attack, old, new, SCORE_SHIFT),
-                    _both(defence, old, new, SCORE_SHIFT),
-                    _both(count, old, new, COUNT_SHIFT),
-                )
-    return out
+            at = ((old << 8) | new) << 2
+            out[at + D_SCORE] = _both(value, old, new, SCORE_SHIFT)
+            out[at + D_ATTACK] = _both(attack, old, new, SCORE_SHIFT)
+            out[at + D_DEFENCE] = _both(defence, old, new, SCORE_SHIFT)
+            out[at + D_COUNT] = _both(count, old, new, COUNT_SHIFT)
+    return vec[i64](out)
 
 
 DELTAS: Final = _deltas()
@@ -203,22 +179,23 @@ class Position(SearchPosition):
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
         self.pairs = _pair_table(kb, kw, renju)
-        # per point: both colours' summed shape values and counters (pt.COUNT fields)
-        # (the edge's points share one that no stone ever changes)
-        self.spots: list[Spot] = [Spot(-1)] * n
-        for i in self.points:
-            self.spots[i] = Spot(i)
+        # per point: both colours' summed shape values, and their counters (pt.COUNT fields)
+        self.point_score = vec[i64]([0] * n)
+        self.point_count = vec[i64]([0] * n)
         # What each stone changed, newest last, so that taking it away restores instead of
-        # recomputing: ``undo[:undo_top]`` (entries are reused), with each stone's mark in ``marks``.
-        self.undo: list[Undo] = []
-        self.undo_top = 0
+        # recomputing: entries of UNDO_ENTRY numbers in ``undo``, those below ``undo_top`` in use
+        # (the rest are reused), each stone's first entry (its mark) in ``marks``. An entry is a
+        # point and its sums before the stone changed them; a mark is ``~i`` for the stone on ``i``
+        # and the board's attack and defence totals before it.
+        self.undo = vec[i64]()
+        self.undo_top: i64 = 0
         self.marks: list[int] = []
         # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
         # line number, and the number of the line through each point in each direction (d * n + i)
         self.lines = vec[i64]()
         self.line_of = vec[i64]()
-        self.attack2 = 0  # both colours' fitted attack weights summed over the board
-        self.defence2 = 0  # and their defence weights
+        self.attack2: i64 = 0  # both colours' fitted attack weights summed over the board
+        self.defence2: i64 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
@@ -303,12 +280,12 @@ class Position(SearchPosition):
 
     def count(self, color: int, i: int) -> int:
         """``color``'s shape counters at ``i`` (pt.COUNT fields: fives, open fours, fours, …)."""
-        c = self.spots[i].count
+        c = self.point_count[i]
         return c & LOW_COUNT if color == BLACK else c >> COUNT_SHIFT
 
     def score(self, color: int, i: int) -> int:
         """``color``'s summed line-shape values at ``i``."""
-        v = self.spots[i].score
+        v = self.point_score[i]
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
     def attack_total(self, color: int) -> int:
@@ -321,33 +298,37 @@ class Position(SearchPosition):
         v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
-    def _reserve(self, entries: int) -> None:
+    def _reserve(self, entries: i64) -> None:
         """Make room for ``entries`` more undo entries (a stone makes at most 4 + 40 and its mark)."""
-        while len(self.undo) < self.undo_top + entries:
-            self.undo.append(Undo())
+        need = (self.undo_top + entries) * UNDO_ENTRY
+        if len(self.undo) < need:
+            self.undo = vec_extend(self.undo, [0] * (need - len(self.undo)))
 
     def _store(self, i: i64, old: i64, new: i64) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
         counters (what they were is kept for the undo)."""
-        dl = DELTAS[(old << 8) | new]
-        sp = self.spots[i]
+        at = ((old << 8) | new) << 2
+        score = self.point_score
+        count = self.point_count
+        undo = self.undo
         top = self.undo_top
-        entry = self.undo[top]
+        e = top * UNDO_ENTRY
         self.undo_top = top + 1
-        entry.spot = sp
-        entry.score = sp.score
-        entry.count = sp.count
-        sp.score += dl.score
-        self.attack2 += dl.attack
-        self.defence2 += dl.defence
-        dc = dl.count
+        old_score = score[i]
+        oc = count[i]
+        undo[e] = i
+        undo[e + 1] = old_score
+        undo[e + 2] = oc
+        score[i] = old_score + DELTAS[at + D_SCORE]
+        self.attack2 += DELTAS[at + D_ATTACK]
+        self.defence2 += DELTAS[at + D_DEFENCE]
+        dc = DELTAS[at + D_COUNT]
         if dc:
-            oc = sp.count
             nc = oc + dc
-            sp.count = nc
+            count[i] = nc
             self._recount(i, oc, nc)
 
-    def _recount(self, i: int, oc: int, nc: int) -> None:
+    def _recount(self, i: i64, oc: i64, nc: i64) -> None:
         """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep the threat sets in step."""
         changed = oc ^ nc
         if changed & THREATS:
@@ -360,27 +341,28 @@ class Position(SearchPosition):
         placed (else False: nothing done, and the undo log is dropped)."""
         if not self.marks:
             return False
-        mark = self.marks.pop()
+        mark: i64 = self.marks.pop()
         undo = self.undo
-        if undo[mark].index != i or undo[mark].spot is not None:
+        e = mark * UNDO_ENTRY
+        if undo[e] != ~i:
             self.marks = []
             self.undo_top = 0
             return False
+        score = self.point_score
+        count = self.point_count
         top = self.undo_top - 1
         while top > mark:
-            entry = undo[top]
-            sp = entry.spot
-            if sp is not None:
-                sp.score = entry.score
-                oc = sp.count
-                nc = entry.count
-                if oc != nc:
-                    sp.count = nc
-                    self._recount(sp.index, oc, nc)
+            f = top * UNDO_ENTRY
+            p = undo[f]
+            score[p] = undo[f + 1]
+            oc = count[p]
+            nc = undo[f + 2]
+            if oc != nc:
+                count[p] = nc
+                self._recount(p, oc, nc)
             top -= 1
-        entry = undo[mark]
-        self.attack2 = entry.score
-        self.defence2 = entry.count
+        self.attack2 = undo[e + 1]
+        self.defence2 = undo[e + 2]
         self.undo_top = mark
         return True
 
@@ -491,12 +473,12 @@ class Position(SearchPosition):
         self._reserve(STONE_UNDO)
         top = self.undo_top
         self.marks.append(top)
-        entry = self.undo[top]
+        undo = self.undo
+        e = top * UNDO_ENTRY
         self.undo_top = top + 1
-        entry.spot = None
-        entry.index = i
-        entry.score = self.attack2
-        entry.count = self.defence2
+        undo[e] = ~i
+        undo[e + 1] = self.attack2
+        undo[e + 2] = self.defence2
         cells = self.cells
         cells[i] = color
         self._relines(i, color, True)
@@ -545,7 +527,7 @@ class Position(SearchPosition):
 
     def maybe_forbidden(self, i: int) -> bool:
         """Whether black's move on ``i`` needs the full forbidden test (the tables can't clear it)."""
-        c = self.spots[i].count & LOW_COUNT
+        c = self.point_count[i] & LOW_COUNT
         return (c & 15) == 0 and (pt.overline_count(c) > 0 or pt.four_count(c) >= 2 or pt.three_count(c) >= 2)
 
     def forbidden(self, i: int) -> int:
@@ -632,9 +614,8 @@ class Position(SearchPosition):
 
     def order_score(self, i: int, color: int) -> int:
         """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
-        sp = self.spots[i]
-        v = sp.score
-        c = sp.count
+        v = self.point_score[i]
+        c = self.point_count[i]
         if color == BLACK:
             own = v & LOW_SCORE
             opp = v >> SCORE_SHIFT

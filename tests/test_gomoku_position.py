@@ -14,7 +14,7 @@ def state(b: Position) -> tuple:
         list(b.lines),
         b.attack2,
         b.defence2,
-        [(p.score, p.count) for p in b.spots],
+        list(zip(b.point_score, b.point_count)),
         [set(s) for s in b.fives],
         [set(s) for s in b.fours],
         [set(s) for s in b.threes],

@@ -113,11 +113,11 @@ def test_sizes_and_rectangles() -> None:
 
 def test_unmake_restores_every_table() -> None:
     b = from_pos("h8h9i8i9j7j9", 4)
-    snapshot = (list(b.lines), b.attack2, b.defence2, [(p.score, p.count) for p in b.spots], [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
+    snapshot = (list(b.lines), b.attack2, b.defence2, list(zip(b.point_score, b.point_count)), [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
     for m in list(b.cand)[:10]:
         if b.make(m):
             b.unmake()
-    assert snapshot == (list(b.lines), b.attack2, b.defence2, [(p.score, p.count) for p in b.spots], [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
+    assert snapshot == (list(b.lines), b.attack2, b.defence2, list(zip(b.point_score, b.point_count)), [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
 
 
 def test_line_shapes() -> None:
