@@ -28,7 +28,7 @@ import random
 # Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
 # of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
 # item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
-from librt.vecs import extend as vec_extend, vec
+from librt.vecs import append as vec_append, extend as vec_extend, pop as vec_pop, vec
 from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -166,10 +166,10 @@ class Position(SearchPosition):
         n = self.stride * (height + 2 * MARGIN)
         self.n = n
         s = self.stride
-        self.dirs: list[int] = [1, s, s + 1, s - 1]
+        self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
-        self.ring: list[int] = [k * step for step in self.dirs for k in (-2, -1, 1, 2)]
-        self.cells: list[int] = [WALL] * n
+        self.ring = vec[i64]([k * step for step in self.dirs for k in (-2, -1, 1, 2)])
+        self.cells = vec[i64]([WALL] * n)
         self.points: list[int] = []
         for y in range(height):
             for x in range(width):
@@ -199,14 +199,13 @@ class Position(SearchPosition):
         self.fives: list[set[int]] = [set(), set(), set()]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
-        self.near: list[int] = [0] * n
+        self.near = vec[i64]([0] * n)  # stones within two steps along a line of each point
         # the empty points near the stones (candidate moves), in no order, and where each is in it
-        self.cand: list[int] = []
-        self.cand_at: list[int] = [-1] * n
-        zob = _zobrist(4 * n + 1)
-        self.zob: list[int] = zob
-        self.side_key = zob[4 * n]
-        self.hash = 0
+        self.cand = vec[i64]()
+        self.cand_at = vec[i64]([-1] * n)
+        self.zob = vec[i64](_zobrist(4 * n + 1))
+        self.side_key: i64 = self.zob[4 * n]
+        self.hash: i64 = 0
         self.side = BLACK
         self.history: list[int] = []
         self.colors: list[int] = []  # colour of each stone in history (or NEUTRAL)
@@ -455,18 +454,20 @@ class Position(SearchPosition):
                         self._store(q, was, now)
                 q += step
 
-    def _add_candidate(self, i: int) -> None:
+    def _add_candidate(self, i: i64) -> None:
         self.cand_at[i] = len(self.cand)
-        self.cand.append(i)
+        self.cand = vec_append(self.cand, i)
 
-    def _drop_candidate(self, i: int) -> None:
-        at = self.cand_at[i]
+    def _drop_candidate(self, i: i64) -> None:
+        cand_at = self.cand_at
+        at = cand_at[i]
         if at >= 0:
-            self.cand_at[i] = -1
-            last = self.cand.pop()
+            cand_at[i] = -1
+            cand, last = vec_pop(self.cand)
+            self.cand = cand
             if last != i:
-                self.cand[at] = last
-                self.cand_at[last] = at
+                cand[at] = last
+                cand_at[last] = at
 
     def place(self, i: int, color: int) -> None:
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
@@ -483,9 +484,10 @@ class Position(SearchPosition):
         cells[i] = color
         self._relines(i, color, True)
         near = self.near
+        r: i64
         for r in self.ring:
             q = i + r
-            c: int = near[q] + 1
+            c = near[q] + 1
             near[q] = c
             if c == 1 and cells[q] == EMPTY:
                 self._add_candidate(q)
@@ -512,9 +514,10 @@ class Position(SearchPosition):
             self._reserve(STONE_UNDO)
             self._relines(i, color, False)
         near = self.near
+        r: i64
         for r in self.ring:
             q = i + r
-            c: int = near[q] - 1
+            c = near[q] - 1
             near[q] = c
             if c == 0:
                 self._drop_candidate(q)
@@ -658,7 +661,7 @@ class Position(SearchPosition):
             # The opponent has a four-three or double-three point: only our fours, or a stone on
             # the lines of its fours and threes, can stop it.
             return sorted(self.fours[s] | self.fours[o] | self.threes[o])
-        if not self.cand:
+        if len(self.cand) == 0:
             if self.full():
                 return []
             return [self._centre_move()]
