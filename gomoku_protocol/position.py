@@ -51,7 +51,7 @@ THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its c
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
 UNDO_ENTRY: Final = 3  # numbers an undo entry takes
-EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
+EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat), one a slot
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
@@ -215,7 +215,11 @@ class Position(SearchPosition):
         self.defence = 90
         self.root_moves: list[int] = []
         self.root_stones = -1
-        self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
+        # Static scores by position key: slot ``key % EVAL_CACHE`` holds a key and its score, a new key
+        # replacing the old (the score is the key's position's, so what is kept never changes one).
+        # Made at the first evaluation: boards that are never searched do not pay for it.
+        self.scored_keys = vec[i64]()
+        self.scored = vec[i64]()
         self._build_lines()
         self._reserve(4)
         for i in self.points:
@@ -271,7 +275,7 @@ class Position(SearchPosition):
 
     def set_style(self, attack: int, defence: int) -> None:
         if (attack, defence) != (self.attack, self.defence):
-            self.scored = {}
+            self.scored_keys = vec[i64]()
         self.attack = attack
         self.defence = defence
 
@@ -696,11 +700,15 @@ class Position(SearchPosition):
         return out
 
     def evaluate(self) -> int:
-        key = self.key()
-        score = self.scored.get(key, NO_SCORE)
-        if score == NO_SCORE:
-            if len(self.scored) >= EVAL_CACHE:
-                self.scored = {}
-            score = evaluate(self)
-            self.scored[key] = score
+        key: i64 = self.key()
+        keys = self.scored_keys
+        if len(keys) == 0:
+            keys = self.scored_keys = vec[i64]([-1] * EVAL_CACHE)  # no key is negative
+            self.scored = vec[i64]([0] * EVAL_CACHE)
+        slot = key & (EVAL_CACHE - 1)
+        if keys[slot] == key:
+            return self.scored[slot]
+        score = evaluate(self)
+        keys[slot] = key
+        self.scored[slot] = score
         return score
