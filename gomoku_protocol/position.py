@@ -214,6 +214,7 @@ class Position(SearchPosition):
         self.attack = 100
         self.defence = 90
         self.root_moves: list[int] = []
+        self.top = vec[i64]([0] * QUIET_MOVES)  # moves()'s best quiet candidates (scratch)
         self.root_stones = -1
         # Static scores by position key: slot ``key % EVAL_CACHE`` holds a key and its score, a new key
         # replacing the old (the score is the key's position's, so what is kept never changes one).
@@ -619,7 +620,7 @@ class Position(SearchPosition):
     def move_name(self, move: int) -> str:
         return self.name(move)
 
-    def order_score(self, i: int, color: int) -> int:
+    def order_score(self, i: i64, color: i64) -> i64:
         """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
         v = self.point_score[i]
         c = self.point_count[i]
@@ -669,14 +670,27 @@ class Position(SearchPosition):
             if self.full():
                 return []
             return [self._centre_move()]
-        scored: list[int] = []
-        shift = 12
+        # The QUIET_MOVES best by (score, point), best first: kept in order as they come, in a vector
+        # of machine words (sorting every candidate's key, boxed and wider than a digit, cost more).
+        top = self.top
+        kept: i64 = 0
+        i: i64
         for i in self.cand:
-            scored.append((self.order_score(i, s) << shift) | i)
-        scored.sort(reverse=True)
+            v = (self.order_score(i, s) << 12) | i
+            if kept < QUIET_MOVES:
+                j = kept
+                kept += 1
+            elif v > top[QUIET_MOVES - 1]:
+                j = QUIET_MOVES - 1
+            else:
+                continue
+            while j > 0 and top[j - 1] < v:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = v
         out: list[int] = []
-        for v in scored[:QUIET_MOVES]:
-            out.append(v & ((1 << shift) - 1))
+        for j in range(kept):
+            out.append(top[j] & 4095)
         return out
 
     def _centre_move(self) -> int:
