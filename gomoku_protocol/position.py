@@ -135,6 +135,26 @@ def line_key(cells: i64, t: i64) -> i64:
     return (w & 1023) | ((w >> 12) << 10)
 
 
+def _enlist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Add point ``i`` to ``color``'s list in ``points`` (see Position.four_list)."""
+    base = color * (n + 1)
+    k = points[base]
+    points[base + 1 + k] = i
+    points[base] = k + 1
+    at[color * n + i] = k
+
+
+def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Take point ``i`` out of ``color``'s list in ``points``: the last point takes its place."""
+    base = color * (n + 1)
+    k = at[color * n + i]
+    end = points[base] - 1
+    last = points[base + 1 + end]
+    points[base + 1 + k] = last
+    at[color * n + last] = k
+    points[base] = end
+
+
 def cell_bonus(c: int) -> int:
     """What a point's combination of line shapes adds to their sum (a four-three, a double three…)."""
     if c & 15:
@@ -199,6 +219,14 @@ class Position(SearchPosition):
         self.fives: list[set[int]] = [set(), set(), set()]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
+        # The fours and threes sets again as vectors, for the evaluation and move generation to walk
+        # (a set is walked through a generic iterator over a table that never shrinks): colour c's
+        # from ``c * (n + 1)``, its length first and then its points in no order; each point's place
+        # in its list at ``c * n + i``.
+        self.four_list = vec[i64]([0] * (3 * (n + 1)))
+        self.four_at = vec[i64]([0] * (3 * n))
+        self.three_list = vec[i64]([0] * (3 * (n + 1)))
+        self.three_at = vec[i64]([0] * (3 * n))
         self.near = vec[i64]([0] * n)  # stones within two steps along a line of each point
         # the empty points near the stones (candidate moves), in no order, and where each is in it
         self.cand = vec[i64]()
@@ -381,13 +409,17 @@ class Position(SearchPosition):
         if ((oc & 0xFF0) == 0) != ((nc & 0xFF0) == 0):
             if nc & 0xFF0:
                 self.fours[color].add(i)
+                _enlist(self.four_list, self.four_at, color, self.n, i)
             else:
                 self.fours[color].discard(i)
+                _delist(self.four_list, self.four_at, color, self.n, i)
         if ((oc & 0xF000) == 0) != ((nc & 0xF000) == 0):
             if nc & 0xF000:
                 self.threes[color].add(i)
+                _enlist(self.three_list, self.three_at, color, self.n, i)
             else:
                 self.threes[color].discard(i)
+                _delist(self.three_list, self.three_at, color, self.n, i)
 
     def _pair(self, key: i64) -> i64:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
@@ -644,8 +676,11 @@ class Position(SearchPosition):
 
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
-        for i in self.fours[color]:
-            c = self.count(color, i)
+        fours = self.four_list
+        base: i64 = color * (self.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            c = self.count(color, fours[k])
             if pt.flex4_count(c) or pt.four_count(c) >= 2:
                 return True
         return False
@@ -706,8 +741,13 @@ class Position(SearchPosition):
         """Fours that bring a second threat (open four, four-four, four-three): quiescence follows
         only these, since chains of plain fours between both sides blow the tree up."""
         out: list[int] = []
-        for i in self.fours[self.side]:
-            c = self.count(self.side, i)
+        side = self.side
+        fours = self.four_list
+        base: i64 = side * (self.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
+            c = self.count(side, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):
                 out.append(i)
         out.sort()

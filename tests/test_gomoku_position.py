@@ -1,5 +1,6 @@
 """The board's incremental state: whatever order stones come and go in, it equals a board built
-from scratch with the same stones (the undo log, the line ints, the sums, the threat sets)."""
+from scratch with the same stones (the undo log, the line ints, the sums, the threat sets and their
+vector lists)."""
 
 import random
 
@@ -9,7 +10,15 @@ from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 
+def listed(points, b: Position, color: int) -> set:
+    """The points of ``color``'s list in one of the board's vector lists (four_list, three_list)."""
+    base = color * (b.n + 1)
+    return set(points[base + 1:base + 1 + points[base]])
+
+
 def state(b: Position) -> tuple:
+    for color in (BLACK, WHITE):  # the vector lists hold the points of the sets they stand for
+        assert listed(b.four_list, b, color) == b.fours[color] and listed(b.three_list, b, color) == b.threes[color]
     return (
         list(b.lines),
         b.attack2,
