@@ -31,7 +31,7 @@ def threat_level(b: "Position", color: int) -> int:
     """
     strict = b.renju and color == BLACK
     level = 0
-    # the fours and threes sets as vectors (see Position.four_list): the same points, in another order
+    # the points of the colour's fours and threes (see Position.four_list)
     fours = b.four_list
     base: i64 = color * (b.n + 1)
     k: i64
@@ -67,6 +67,6 @@ def evaluate(b: "Position") -> int:
         score += THEIR_WIN_THREAT
     elif theirs == 1:
         score += THEIR_THREAT
-    if mine == 1 and theirs < 2 and not b.fours[o]:
+    if mine == 1 and theirs < 2 and b.four_list[o * (b.n + 1)] == 0:  # o has no four
         score += OUR_THREAT
     return max(-LIMIT, min(LIMIT, score))

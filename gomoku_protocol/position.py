@@ -155,6 +155,16 @@ def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
     points[base] = end
 
 
+def _members(points: vec[i64], color: i64, n: i64) -> set[int]:
+    """``color``'s points in one of the vector lists (Position.four_list, three_list), as a set."""
+    base = color * (n + 1)
+    out: set[int] = set()
+    k: i64
+    for k in range(base + 1, base + 1 + points[base]):
+        out.add(points[k])
+    return out
+
+
 def cell_bonus(c: int) -> int:
     """What a point's combination of line shapes adds to their sum (a four-three, a double three…)."""
     if c & 15:
@@ -217,12 +227,10 @@ class Position(SearchPosition):
         self.attack2: i64 = 0  # both colours' fitted attack weights summed over the board
         self.defence2: i64 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
-        self.fours: list[set[int]] = [set(), set(), set()]
-        self.threes: list[set[int]] = [set(), set(), set()]
-        # The fours and threes sets again as vectors, for the evaluation and move generation to walk
-        # (a set is walked through a generic iterator over a table that never shrinks): colour c's
-        # from ``c * (n + 1)``, its length first and then its points in no order; each point's place
-        # in its list at ``c * n + i``.
+        # The points where each colour makes a four (of any kind) and an open three, as vectors:
+        # colour c's from ``c * (n + 1)``, its length first and then its points in no order; each
+        # point's place in its list at ``c * n + i``. A stone moves a point in or out with a few
+        # stores, nothing boxed; :meth:`fours` and :meth:`threes` give them as sets.
         self.four_list = vec[i64]([0] * (3 * (n + 1)))
         self.four_at = vec[i64]([0] * (3 * n))
         self.three_list = vec[i64]([0] * (3 * (n + 1)))
@@ -399,8 +407,8 @@ class Position(SearchPosition):
         return True
 
     def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
-        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step
-        (a point joins or leaves a set only when its count there crosses zero)."""
+        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the fives, fours and threes
+        in step (a point joins or leaves them only when its count there crosses zero)."""
         if ((oc & 15) == 0) != ((nc & 15) == 0):
             if nc & 15:
                 self.fives[color].add(i)
@@ -408,17 +416,13 @@ class Position(SearchPosition):
                 self.fives[color].discard(i)
         if ((oc & 0xFF0) == 0) != ((nc & 0xFF0) == 0):
             if nc & 0xFF0:
-                self.fours[color].add(i)
                 _enlist(self.four_list, self.four_at, color, self.n, i)
             else:
-                self.fours[color].discard(i)
                 _delist(self.four_list, self.four_at, color, self.n, i)
         if ((oc & 0xF000) == 0) != ((nc & 0xF000) == 0):
             if nc & 0xF000:
-                self.threes[color].add(i)
                 _enlist(self.three_list, self.three_at, color, self.n, i)
             else:
-                self.threes[color].discard(i)
                 _delist(self.three_list, self.three_at, color, self.n, i)
 
     def _pair(self, key: i64) -> i64:
@@ -674,6 +678,14 @@ class Position(SearchPosition):
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64
 
+    def fours(self, color: int) -> set[int]:
+        """The points where ``color`` makes a four of any kind (a new set)."""
+        return _members(self.four_list, color, self.n)
+
+    def threes(self, color: int) -> set[int]:
+        """The points where ``color`` makes an open three (a new set)."""
+        return _members(self.three_list, color, self.n)
+
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
         fours = self.four_list
@@ -695,12 +707,12 @@ class Position(SearchPosition):
         if self.fives[o]:
             return sorted(self.fives[o])
         if self.threatening(o):
-            forced = self.fours[s] | self.fours[o]
+            forced = self.fours(s) | self.fours(o)
             return sorted(forced)
         if threat_level(self, o) == 1:
             # The opponent has a four-three or double-three point: only our fours, or a stone on
             # the lines of its fours and threes, can stop it.
-            return sorted(self.fours[s] | self.fours[o] | self.threes[o])
+            return sorted(self.fours(s) | self.fours(o) | self.threes(o))
         if len(self.cand) == 0:
             if self.full():
                 return []

@@ -1,6 +1,5 @@
 """The board's incremental state: whatever order stones come and go in, it equals a board built
-from scratch with the same stones (the undo log, the line ints, the sums, the threat sets and their
-vector lists)."""
+from scratch with the same stones (the undo log, the line ints, the sums, the threat sets)."""
 
 import random
 
@@ -10,23 +9,15 @@ from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 
-def listed(points, b: Position, color: int) -> set:
-    """The points of ``color``'s list in one of the board's vector lists (four_list, three_list)."""
-    base = color * (b.n + 1)
-    return set(points[base + 1:base + 1 + points[base]])
-
-
 def state(b: Position) -> tuple:
-    for color in (BLACK, WHITE):  # the vector lists hold the points of the sets they stand for
-        assert listed(b.four_list, b, color) == b.fours[color] and listed(b.three_list, b, color) == b.threes[color]
     return (
         list(b.lines),
         b.attack2,
         b.defence2,
         list(zip(b.point_score, b.point_count)),
         [set(s) for s in b.fives],
-        [set(s) for s in b.fours],
-        [set(s) for s in b.threes],
+        [b.fours(c) for c in (BLACK, WHITE)],
+        [b.threes(c) for c in (BLACK, WHITE)],
         set(b.cand),
         b.key(),
         b.stones,
