@@ -165,7 +165,7 @@ def _members(points: vec[i64], color: i64, n: i64) -> set[int]:
     return out
 
 
-def cell_bonus(c: int) -> int:
+def cell_bonus(c: i64) -> i64:
     """What a point's combination of line shapes adds to their sum (a four-three, a double three…)."""
     if c & 15:
         return 100000
@@ -318,12 +318,12 @@ class Position(SearchPosition):
 
     # --- incremental patterns --------------------------------------------------------------------
 
-    def count(self, color: int, i: int) -> int:
+    def count(self, color: i64, i: i64) -> i64:
         """``color``'s shape counters at ``i`` (pt.COUNT fields: fives, open fours, fours, …)."""
         c = self.point_count[i]
         return c & LOW_COUNT if color == BLACK else c >> COUNT_SHIFT
 
-    def score(self, color: int, i: int) -> int:
+    def score(self, color: i64, i: i64) -> i64:
         """``color``'s summed line-shape values at ``i``."""
         v = self.point_score[i]
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
@@ -406,7 +406,7 @@ class Position(SearchPosition):
         self.undo_top = mark
         return True
 
-    def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
+    def _regroup(self, color: i64, i: i64, oc: i64, nc: i64) -> None:
         """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the fives, fours and threes
         in step (a point joins or leaves them only when its count there crosses zero)."""
         if ((oc & 15) == 0) != ((nc & 15) == 0):
