@@ -55,14 +55,16 @@ EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
-_ZOBRIST: list[int] = []
+_ZOBRIST = vec[i64]()
 
 
-def _zobrist(count: int) -> list[int]:
+def _zobrist(count: int) -> vec[i64]:
+    """At least ``count`` Zobrist keys, shared by every board (never written): the same numbers
+    whatever the count, as they are drawn again from the same seed when more are needed."""
     global _ZOBRIST
     if len(_ZOBRIST) < count:
         rng = random.Random(0x5A4C1)
-        _ZOBRIST = [rng.getrandbits(62) | 1 for _ in range(count)]
+        _ZOBRIST = vec[i64]([rng.getrandbits(62) | 1 for _ in range(count)])
     return _ZOBRIST
 
 
@@ -239,7 +241,7 @@ class Position(SearchPosition):
         # the empty points near the stones (candidate moves), in no order, and where each is in it
         self.cand = vec[i64]()
         self.cand_at = vec[i64]([-1] * n)
-        self.zob = vec[i64](_zobrist(4 * n + 1))
+        self.zob = _zobrist(4 * n + 1)
         self.side_key: i64 = self.zob[4 * n]
         self.hash: i64 = 0
         self.side = BLACK
