@@ -3,16 +3,19 @@ hashing, and the shared search's interface.
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
 neighbours are always valid indices. Moves are grid indices. Every line of the board (a row, a
-column, a diagonal) is one int, two bits a cell (a cell's bits sit at twice its column on a row, at
-twice its row on the other lines), held by a small native object that a stone updates in place: a
-stone changes four ints, not a key per neighbour. The 20-bit key of a point's ten neighbours on a
-line is a shift and a mask of that int; a flat table gives both colours' shapes for a key (one list
-index, no hashing), so the shapes a stone changes are found by reading the table at each
-neighbour's old and new key. A changed shape moves the point's packed score and counters (both
-colours in one int each, fields of the point's native object) and the board's totals by one look-up
-of a native object holding the four deltas for the (old, new) pair. The threat sets (points that
-make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
-same steps.
+column, a diagonal) is one 64-bit word, two bits a cell (a cell's bits sit at twice its column on a
+row, at twice its row on the other lines), in a vector of the board's lines that a stone updates in
+place: a stone changes four words, not a key per neighbour. The 20-bit key of a point's ten
+neighbours on a line is a shift and a mask of that word; a flat table gives both colours' shapes for
+a key (one vector read, no hashing), so the shapes a stone changes are found by reading the table at
+each neighbour's old and new key. A changed shape moves the point's packed score and counters (both
+colours in one word each) and the board's totals by four reads of a table of deltas for the (old,
+new) pair. The points that make a five (a set), a four or an open three (vector lists) change only
+when a counter crosses zero. Unmake reverses the same steps.
+
+The board's tables are ``librt.vecs`` ``vec[i64]`` (mypyc's runtime library): compiled, an entry is
+read and written as a machine word, nothing boxed; uncompiled they behave as lists of ints, and the
+search's trees are the same either way.
 
 >>> b = Position(15, 15, 0)
 >>> for x in range(4):
