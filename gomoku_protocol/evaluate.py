@@ -9,6 +9,8 @@ threat; the opponent's threats cost a tempo to parry.
 
 from typing import Final, TYPE_CHECKING
 
+from mypy_extensions import i64
+
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
 from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
@@ -29,15 +31,20 @@ def threat_level(b: "Position", color: int) -> int:
     """
     strict = b.renju and color == BLACK
     level = 0
-    for i in b.fours[color]:
-        c = b.count(color, i)
+    # the points of the colour's fours and threes (see Position.four_list)
+    fours = b.four_list
+    base: i64 = color * (b.n + 1)
+    k: i64
+    for k in range(base + 1, base + 1 + fours[base]):
+        c = b.count(color, fours[k])
         if pt.flex4_count(c) or (pt.four_count(c) >= 2 and not strict):
             return 2
         if pt.three_count(c):
             level = 1
     if level == 0 and not strict:
-        for i in b.threes[color]:
-            if pt.three_count(b.count(color, i)) >= 2:
+        threes = b.three_list
+        for k in range(base + 1, base + 1 + threes[base]):
+            if pt.three_count(b.count(color, threes[k])) >= 2:
                 return 1
     return level
 
@@ -60,6 +67,6 @@ def evaluate(b: "Position") -> int:
         score += THEIR_WIN_THREAT
     elif theirs == 1:
         score += THEIR_THREAT
-    if mine == 1 and theirs < 2 and not b.fours[o]:
+    if mine == 1 and theirs < 2 and b.four_list[o * (b.n + 1)] == 0:  # o has no four
         score += OUR_THREAT
     return max(-LIMIT, min(LIMIT, score))

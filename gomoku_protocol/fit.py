@@ -77,7 +77,7 @@ def features(b: Position) -> Optional[list[float]]:
         return None
     ours = shape_counts(b, s)
     their = shape_counts(b, o)
-    threats = [float(theirs == 2), float(theirs == 1), float(mine == 1 and theirs < 2 and not b.fours[o])]
+    threats = [float(theirs == 2), float(theirs == 1), float(mine == 1 and theirs < 2 and not b.fours(o))]
     return [float(ours[k]) for k in SHAPES] + [float(their[k]) for k in SHAPES] + threats + [1.0]
 
 

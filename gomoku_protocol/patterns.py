@@ -13,6 +13,8 @@ Slots: 0..4 hold offsets -5..-1, 5..9 hold +1..+5.
 
 from typing import Final
 
+from mypy_extensions import i64  # the counter helpers take and give machine words, compiled
+
 from gomoku_protocol.rules import CARO8, CARO9, WALL, wins
 from gomoku_protocol.weights import ORDER
 
@@ -36,20 +38,20 @@ WEIGHT_SCALE: Final = 16  # fitted evaluation weights are stored in sixteenths o
 COUNT: Final = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
 
 
-def four_count(c: int) -> int:
+def four_count(c: i64) -> i64:
     """Fours of every kind a point makes (an open four counts once)."""
     return ((c >> 4) & 15) + ((c >> 8) & 15)
 
 
-def flex4_count(c: int) -> int:
+def flex4_count(c: i64) -> i64:
     return (c >> 4) & 15
 
 
-def three_count(c: int) -> int:
+def three_count(c: i64) -> i64:
     return (c >> 12) & 15
 
 
-def overline_count(c: int) -> int:
+def overline_count(c: i64) -> i64:
     return c >> 16
 
 

@@ -3,16 +3,19 @@ hashing, and the shared search's interface.
 
 Cells live on a padded grid (a margin of five edge cells on every side) so a point's ten line
 neighbours are always valid indices. Moves are grid indices. Every line of the board (a row, a
-column, a diagonal) is one int, two bits a cell (a cell's bits sit at twice its column on a row, at
-twice its row on the other lines), held by a small native object that a stone updates in place: a
-stone changes four ints, not a key per neighbour. The 20-bit key of a point's ten neighbours on a
-line is a shift and a mask of that int; a flat table gives both colours' shapes for a key (one list
-index, no hashing), so the shapes a stone changes are found by reading the table at each
-neighbour's old and new key. A changed shape moves the point's packed score and counters (both
-colours in one int each, fields of the point's native object) and the board's totals by one look-up
-of a native object holding the four deltas for the (old, new) pair. The threat sets (points that
-make a five, a four, an open three) change only when a counter crosses zero. Unmake reverses the
-same steps.
+column, a diagonal) is one 64-bit word, two bits a cell (a cell's bits sit at twice its column on a
+row, at twice its row on the other lines), in a vector of the board's lines that a stone updates in
+place: a stone changes four words, not a key per neighbour. The 20-bit key of a point's ten
+neighbours on a line is a shift and a mask of that word; a flat table gives both colours' shapes for
+a key (one vector read, no hashing), so the shapes a stone changes are found by reading the table at
+each neighbour's old and new key. A changed shape moves the point's packed score and counters (both
+colours in one word each) and the board's totals by four reads of a table of deltas for the (old,
+new) pair. The points that make a five (a set), a four or an open three (vector lists) change only
+when a counter crosses zero. Unmake reverses the same steps.
+
+The board's tables are ``librt.vecs`` ``vec[i64]`` (mypyc's runtime library): compiled, an entry is
+read and written as a machine word, nothing boxed; uncompiled they behave as lists of ints, and the
+search's trees are the same either way.
 
 >>> b = Position(15, 15, 0)
 >>> for x in range(4):
@@ -21,9 +24,15 @@ same steps.
 ['c8', 'h8']
 """
 
-from typing import Final, Optional
+from typing import Final
 
 import random
+
+# Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
+# of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
+# item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
+from librt.vecs import append as vec_append, extend as vec_extend, pop as vec_pop, vec
+from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
@@ -44,71 +53,48 @@ LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
 THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its counters
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
-EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat)
+UNDO_ENTRY: Final = 3  # numbers an undo entry takes
+EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat), one a slot
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
-_ZOBRIST: list[int] = []
+_ZOBRIST = vec[i64]()
 
 
-def _zobrist(count: int) -> list[int]:
+def _zobrist(count: int) -> vec[i64]:
+    """At least ``count`` Zobrist keys, shared by every board (never written): the same numbers
+    whatever the count, as they are drawn again from the same seed when more are needed."""
     global _ZOBRIST
     if len(_ZOBRIST) < count:
         rng = random.Random(0x5A4C1)
-        _ZOBRIST = [rng.getrandbits(62) | 1 for _ in range(count)]
+        _ZOBRIST = vec[i64]([rng.getrandbits(62) | 1 for _ in range(count)])
     return _ZOBRIST
 
 
-_PAIRS: Final[dict[tuple[int, int, bool], list[int]]] = {}
+_PAIRS: Final[dict[tuple[int, int, bool], vec[i64]]] = {}
 
 
-def _pair_table(kb: int, kw: int, renju: bool) -> list[int]:
+def _pair_table(kb: int, kw: int, renju: bool) -> vec[i64]:
     """Raw line key -> both colours' shapes (black | white << 4), filled as keys appear; shared by
     every board of the same rule (a fixed 8 MB: one slot per possible key)."""
     k = (kb, kw, renju)
     t = _PAIRS.get(k)
     if t is None:
-        t = [UNKNOWN] * KEY_SPACE
+        t = vec[i64]([UNKNOWN] * KEY_SPACE)
         _PAIRS[k] = t
     return t
 
 
-class BoardLine:
-    """One line of the board (row, column or diagonal): two bits a cell, updated in place."""
+def as_i64(bits: int) -> int:
+    """The 64 bits of a line int as a signed number (the top cell of a 32-cell line sets bit 63).
 
-    def __init__(self) -> None:
-        self.cells = 0
+    Shifts right and masks of fewer bits than are left give the same fields either way, in
+    Python's ints and in machine words alike.
 
-
-class Spot:
-    """One point's packed sums: both colours' shape values and both colours' counters."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.score = 0
-        self.count = 0
-
-
-class Undo:
-    """A point's sums before a stone changed them; or, at ``spot`` None, a stone's mark: its point
-    (``index``) and the board's attack and defence totals before it (``score``, ``count``)."""
-
-    def __init__(self) -> None:
-        self.spot: Optional[Spot] = None
-        self.index = 0
-        self.score = 0
-        self.count = 0
-
-
-class Delta:
-    """What a line of a point going from one pair of packed shapes to another changes: the
-    point's packed values and counters, and the board's packed attack and defence totals."""
-
-    def __init__(self, score: int, attack: int, defence: int, count: int) -> None:
-        self.score = score
-        self.attack = attack
-        self.defence = defence
-        self.count = count
+    >>> as_i64(3 << 62), as_i64(1 << 62)
+    (-4611686018427387904, 4611686018427387904)
+    """
+    return bits - (1 << 64) if bits >> 63 else bits
 
 
 def _both(per_shape: list[int], old: int, new: int, shift: int) -> int:
@@ -122,33 +108,69 @@ def _padded(values: list[int]) -> list[int]:
     return values + [0] * (16 - len(values))
 
 
-def _deltas() -> list[Delta]:
-    """The Delta of every (old, new) pair of packed shapes, indexed by ``old << 8 | new``."""
+# What a line of a point going from one pair of packed shapes to another changes, four numbers
+# from ``(old << 8 | new) << 2`` on: the point's packed values, the board's packed attack and
+# defence totals, and the point's packed counters.
+D_SCORE: Final = 0
+D_ATTACK: Final = 1
+D_DEFENCE: Final = 2
+D_COUNT: Final = 3
+
+
+def _deltas() -> vec[i64]:
+    """The four deltas of every (old, new) pair of packed shapes, at ``(old << 8 | new) << 2``."""
     value, attack, defence, count = _padded(pt.VALUE), _padded(ATTACK), _padded(DEFENCE), _padded(pt.COUNT)
-    none = Delta(0, 0, 0, 0)
-    out = [none] * (256 * 256)
+    out = [0] * (4 * 256 * 256)
     for old in range(171):
         for new in range(171):
-            if old != new:
-                out[(old << 8) | new] = Delta(
-                    _both(value, old, new, SCORE_SHIFT),
-                    _both(attack, old, new, SCORE_SHIFT),
-                    _both(defence, old, new, SCORE_SHIFT),
-                    _both(count, old, new, COUNT_SHIFT),
-                )
-    return out
+            at = ((old << 8) | new) << 2
+            out[at + D_SCORE] = _both(value, old, new, SCORE_SHIFT)
+            out[at + D_ATTACK] = _both(attack, old, new, SCORE_SHIFT)
+            out[at + D_DEFENCE] = _both(defence, old, new, SCORE_SHIFT)
+            out[at + D_COUNT] = _both(count, old, new, COUNT_SHIFT)
+    return vec[i64](out)
 
 
 DELTAS: Final = _deltas()
 
 
-def line_key(cells: int, t: int) -> int:
+def line_key(cells: i64, t: i64) -> i64:
     """The 20-bit key of the ten neighbours of the cell at ``t`` (t >= 5) of a line int."""
     w = (cells >> (2 * t - 10)) & WINDOW
     return (w & 1023) | ((w >> 12) << 10)
 
 
-def cell_bonus(c: int) -> int:
+def _enlist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Add point ``i`` to ``color``'s list in ``points`` (see Position.four_list)."""
+    base = color * (n + 1)
+    k = points[base]
+    points[base + 1 + k] = i
+    points[base] = k + 1
+    at[color * n + i] = k
+
+
+def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Take point ``i`` out of ``color``'s list in ``points``: the last point takes its place."""
+    base = color * (n + 1)
+    k = at[color * n + i]
+    end = points[base] - 1
+    last = points[base + 1 + end]
+    points[base + 1 + k] = last
+    at[color * n + last] = k
+    points[base] = end
+
+
+def _members(points: vec[i64], color: i64, n: i64) -> set[int]:
+    """``color``'s points in one of the vector lists (Position.four_list, three_list), as a set."""
+    base = color * (n + 1)
+    out: set[int] = set()
+    k: i64
+    for k in range(base + 1, base + 1 + points[base]):
+        out.add(points[k])
+    return out
+
+
+def cell_bonus(c: i64) -> i64:
     """What a point's combination of line shapes adds to their sum (a four-three, a double three…)."""
     if c & 15:
         return 100000
@@ -179,10 +201,10 @@ class Position(SearchPosition):
         n = self.stride * (height + 2 * MARGIN)
         self.n = n
         s = self.stride
-        self.dirs: list[int] = [1, s, s + 1, s - 1]
+        self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
-        self.ring: list[int] = [k * step for step in self.dirs for k in (-2, -1, 1, 2)]
-        self.cells: list[int] = [WALL] * n
+        self.ring = vec[i64]([k * step for step in self.dirs for k in (-2, -1, 1, 2)])
+        self.cells = vec[i64]([WALL] * n)
         self.points: list[int] = []
         for y in range(height):
             for x in range(width):
@@ -191,33 +213,40 @@ class Position(SearchPosition):
                 self.points.append(i)
         tb = pt.table(BLACK, kb, renju)
         self.tables: list[pt.LineTable] = [tb, tb, pt.table(WHITE, kw, False)]
-        self.pairs: list[int] = _pair_table(kb, kw, renju)
-        # per point: both colours' summed shape values and counters (pt.COUNT fields)
-        # (the edge's points share one that no stone ever changes)
-        self.spots: list[Spot] = [Spot(-1)] * n
-        for i in self.points:
-            self.spots[i] = Spot(i)
+        self.pairs = _pair_table(kb, kw, renju)
+        # per point: both colours' summed shape values, and their counters (pt.COUNT fields)
+        self.point_score = vec[i64]([0] * n)
+        self.point_count = vec[i64]([0] * n)
         # What each stone changed, newest last, so that taking it away restores instead of
-        # recomputing: ``undo[:undo_top]`` (entries are reused), with each stone's mark in ``marks``.
-        self.undo: list[Undo] = []
-        self.undo_top = 0
+        # recomputing: entries of UNDO_ENTRY numbers in ``undo``, those below ``undo_top`` in use
+        # (the rest are reused), each stone's first entry (its mark) in ``marks``. An entry is a
+        # point and its sums before the stone changed them; a mark is ``~i`` for the stone on ``i``
+        # and the board's attack and defence totals before it.
+        self.undo = vec[i64]()
+        self.undo_top: i64 = 0
         self.marks: list[int] = []
-        # the line through each point in each direction (d * n + i), and the lines themselves
-        self.line_of: list[BoardLine] = []
-        self.lines: list[BoardLine] = []
-        self.attack2 = 0  # both colours' fitted attack weights summed over the board
-        self.defence2 = 0  # and their defence weights
+        # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
+        # line number, and the number of the line through each point in each direction (d * n + i)
+        self.lines = vec[i64]()
+        self.line_of = vec[i64]()
+        self.attack2: i64 = 0  # both colours' fitted attack weights summed over the board
+        self.defence2: i64 = 0  # and their defence weights
         self.fives: list[set[int]] = [set(), set(), set()]
-        self.fours: list[set[int]] = [set(), set(), set()]
-        self.threes: list[set[int]] = [set(), set(), set()]
-        self.near: list[int] = [0] * n
+        # The points where each colour makes a four (of any kind) and an open three, as vectors:
+        # colour c's from ``c * (n + 1)``, its length first and then its points in no order; each
+        # point's place in its list at ``c * n + i``. A stone moves a point in or out with a few
+        # stores, nothing boxed; :meth:`fours` and :meth:`threes` give them as sets.
+        self.four_list = vec[i64]([0] * (3 * (n + 1)))
+        self.four_at = vec[i64]([0] * (3 * n))
+        self.three_list = vec[i64]([0] * (3 * (n + 1)))
+        self.three_at = vec[i64]([0] * (3 * n))
+        self.near = vec[i64]([0] * n)  # stones within two steps along a line of each point
         # the empty points near the stones (candidate moves), in no order, and where each is in it
-        self.cand: list[int] = []
-        self.cand_at: list[int] = [-1] * n
-        zob = _zobrist(4 * n + 1)
-        self.zob: list[int] = zob
-        self.side_key = zob[4 * n]
-        self.hash = 0
+        self.cand = vec[i64]()
+        self.cand_at = vec[i64]([-1] * n)
+        self.zob = _zobrist(4 * n + 1)
+        self.side_key: i64 = self.zob[4 * n]
+        self.hash: i64 = 0
         self.side = BLACK
         self.history: list[int] = []
         self.colors: list[int] = []  # colour of each stone in history (or NEUTRAL)
@@ -226,8 +255,13 @@ class Position(SearchPosition):
         self.attack = 100
         self.defence = 90
         self.root_moves: list[int] = []
+        self.top = vec[i64]([0] * QUIET_MOVES)  # moves()'s best quiet candidates (scratch)
         self.root_stones = -1
-        self.scored: dict[int, int] = {}  # position key -> static score (cleared when full)
+        # Static scores by position key: slot ``key % EVAL_CACHE`` holds a key and its score, a new key
+        # replacing the old (the score is the key's position's, so what is kept never changes one).
+        # Made at the first evaluation: boards that are never searched do not pay for it.
+        self.scored_keys = vec[i64]()
+        self.scored = vec[i64]()
         self._build_lines()
         self._reserve(4)
         for i in self.points:
@@ -238,22 +272,23 @@ class Position(SearchPosition):
             self.undo_top = 0  # nothing to take back on an empty board
 
     def _build_lines(self) -> None:
-        """One BoardLine per row, column and diagonal of the padded grid, holding its cells."""
+        """The cells of every row, column and diagonal of the padded grid, and each point's lines."""
         s = self.stride
         rows = self.n // s
         # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
         # for the diagonals (offset by rows so that every number is a list index)
         first = [0, rows, rows + s, 2 * (s + rows)]
-        by_id = [BoardLine() for _ in range(3 * (s + rows))]
-        self.line_of = [by_id[0]] * (4 * self.n)
+        cells = [0] * (3 * (s + rows))
+        line_of = [0] * (4 * self.n)
         for d in range(4):
             for i in range(self.n):
                 y = i // s
                 x = i - y * s
-                line = by_id[first[d] + (y, x, x - y + rows, x + y)[d]]
-                line.cells |= self.cells[i] << self.shift(d, i)
-                self.line_of[d * self.n + i] = line
-        self.lines = [line for line in by_id if line.cells]
+                line = first[d] + (y, x, x - y + rows, x + y)[d]
+                cells[line] |= self.cells[i] << self.shift(d, i)
+                line_of[d * self.n + i] = line
+        self.lines = vec[i64]([as_i64(c) for c in cells])
+        self.line_of = vec[i64](line_of)
 
     # --- coordinates ---------------------------------------------------------------------------
 
@@ -282,20 +317,20 @@ class Position(SearchPosition):
 
     def set_style(self, attack: int, defence: int) -> None:
         if (attack, defence) != (self.attack, self.defence):
-            self.scored = {}
+            self.scored_keys = vec[i64]()
         self.attack = attack
         self.defence = defence
 
     # --- incremental patterns --------------------------------------------------------------------
 
-    def count(self, color: int, i: int) -> int:
+    def count(self, color: i64, i: i64) -> i64:
         """``color``'s shape counters at ``i`` (pt.COUNT fields: fives, open fours, fours, …)."""
-        c = self.spots[i].count
+        c = self.point_count[i]
         return c & LOW_COUNT if color == BLACK else c >> COUNT_SHIFT
 
-    def score(self, color: int, i: int) -> int:
+    def score(self, color: i64, i: i64) -> i64:
         """``color``'s summed line-shape values at ``i``."""
-        v = self.spots[i].score
+        v = self.point_score[i]
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
     def attack_total(self, color: int) -> int:
@@ -308,33 +343,37 @@ class Position(SearchPosition):
         v = self.defence2
         return v & LOW_SCORE if color == BLACK else v >> SCORE_SHIFT
 
-    def _reserve(self, entries: int) -> None:
+    def _reserve(self, entries: i64) -> None:
         """Make room for ``entries`` more undo entries (a stone makes at most 4 + 40 and its mark)."""
-        while len(self.undo) < self.undo_top + entries:
-            self.undo.append(Undo())
+        need = (self.undo_top + entries) * UNDO_ENTRY
+        if len(self.undo) < need:
+            self.undo = vec_extend(self.undo, [0] * (need - len(self.undo)))
 
-    def _store(self, i: int, old: int, new: int) -> None:
+    def _store(self, i: i64, old: i64, new: i64) -> None:
         """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
         counters (what they were is kept for the undo)."""
-        dl = DELTAS[(old << 8) | new]
-        sp = self.spots[i]
+        at = ((old << 8) | new) << 2
+        score = self.point_score
+        count = self.point_count
+        undo = self.undo
         top = self.undo_top
-        entry = self.undo[top]
+        e = top * UNDO_ENTRY
         self.undo_top = top + 1
-        entry.spot = sp
-        entry.score = sp.score
-        entry.count = sp.count
-        sp.score += dl.score
-        self.attack2 += dl.attack
-        self.defence2 += dl.defence
-        dc = dl.count
+        old_score = score[i]
+        oc = count[i]
+        undo[e] = i
+        undo[e + 1] = old_score
+        undo[e + 2] = oc
+        score[i] = old_score + DELTAS[at + D_SCORE]
+        self.attack2 += DELTAS[at + D_ATTACK]
+        self.defence2 += DELTAS[at + D_DEFENCE]
+        dc = DELTAS[at + D_COUNT]
         if dc:
-            oc = sp.count
             nc = oc + dc
-            sp.count = nc
+            count[i] = nc
             self._recount(i, oc, nc)
 
-    def _recount(self, i: int, oc: int, nc: int) -> None:
+    def _recount(self, i: i64, oc: i64, nc: i64) -> None:
         """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep the threat sets in step."""
         changed = oc ^ nc
         if changed & THREATS:
@@ -347,33 +386,34 @@ class Position(SearchPosition):
         placed (else False: nothing done, and the undo log is dropped)."""
         if not self.marks:
             return False
-        mark = self.marks.pop()
+        mark: i64 = self.marks.pop()
         undo = self.undo
-        if undo[mark].index != i or undo[mark].spot is not None:
+        e = mark * UNDO_ENTRY
+        if undo[e] != ~i:
             self.marks = []
             self.undo_top = 0
             return False
+        score = self.point_score
+        count = self.point_count
         top = self.undo_top - 1
         while top > mark:
-            entry = undo[top]
-            sp = entry.spot
-            if sp is not None:
-                sp.score = entry.score
-                oc = sp.count
-                nc = entry.count
-                if oc != nc:
-                    sp.count = nc
-                    self._recount(sp.index, oc, nc)
+            f = top * UNDO_ENTRY
+            p = undo[f]
+            score[p] = undo[f + 1]
+            oc = count[p]
+            nc = undo[f + 2]
+            if oc != nc:
+                count[p] = nc
+                self._recount(p, oc, nc)
             top -= 1
-        entry = undo[mark]
-        self.attack2 = entry.score
-        self.defence2 = entry.count
+        self.attack2 = undo[e + 1]
+        self.defence2 = undo[e + 2]
         self.undo_top = mark
         return True
 
-    def _regroup(self, color: int, i: int, oc: int, nc: int) -> None:
-        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the threat sets in step
-        (a point joins or leaves a set only when its count there crosses zero)."""
+    def _regroup(self, color: i64, i: i64, oc: i64, nc: i64) -> None:
+        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the fives, fours and threes
+        in step (a point joins or leaves them only when its count there crosses zero)."""
         if ((oc & 15) == 0) != ((nc & 15) == 0):
             if nc & 15:
                 self.fives[color].add(i)
@@ -381,23 +421,23 @@ class Position(SearchPosition):
                 self.fives[color].discard(i)
         if ((oc & 0xFF0) == 0) != ((nc & 0xFF0) == 0):
             if nc & 0xFF0:
-                self.fours[color].add(i)
+                _enlist(self.four_list, self.four_at, color, self.n, i)
             else:
-                self.fours[color].discard(i)
+                _delist(self.four_list, self.four_at, color, self.n, i)
         if ((oc & 0xF000) == 0) != ((nc & 0xF000) == 0):
             if nc & 0xF000:
-                self.threes[color].add(i)
+                _enlist(self.three_list, self.three_at, color, self.n, i)
             else:
-                self.threes[color].discard(i)
+                _delist(self.three_list, self.three_at, color, self.n, i)
 
-    def _pair(self, key: int) -> int:
+    def _pair(self, key: i64) -> i64:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
         self.pairs[key] = both
         return both
 
     def _shapes(self, d: int, i: int) -> int:
         """Both colours' shapes (black | white << 4) along direction ``d`` at the empty point ``i``."""
-        key = line_key(self.line_of[d * self.n + i].cells, self.shift(d, i) >> 1)
+        key = line_key(self.lines[self.line_of[d * self.n + i]], self.shift(d, i) >> 1)
         both = self.pairs[key]
         if both == UNKNOWN:
             both = self._pair(key)
@@ -410,22 +450,27 @@ class Position(SearchPosition):
         p = self._shapes(d, i)
         return p & 15 if color == BLACK else p >> 4
 
-    def _relines(self, i: int, color: int, put: bool) -> None:
+    def _relines(self, i: i64, color: i64, put: bool) -> None:
         """Put (``put``) or take away ``color`` at ``i`` in its four lines, and move the shapes of
-        the empty points around it that changed (the hottest loop: keys are read inline, and no
-        product has a negative factor, which compiled code would hand to generic multiplication)."""
+        the empty points around it that changed (the hottest loop: keys are read inline, every
+        number is a machine word and every table a vector)."""
         pairs = self.pairs
-        n = self.n
-        y = i // self.stride
-        x = i - y * self.stride
+        lines = self.lines
+        line_of = self.line_of
+        n: i64 = self.n
+        stride: i64 = self.stride
+        y = i // stride
+        x = i - y * stride
+        d: i64
+        u: i64
         for d in range(4):
-            step = self.dirs[d]
+            step: i64 = self.dirs[d]
             t = x if d == 0 else y
-            line = self.line_of[d * n + i]
-            old = line.cells
+            line = line_of[d * n + i]
+            old = lines[line]
             stone = color << (2 * t)
             new = old + stone if put else old - stone
-            line.cells = new
+            lines[line] = new
             # the point itself: its lines make nothing while it holds a stone
             w = (old >> (2 * t - 10)) & WINDOW
             key = (w & 1023) | ((w >> 12) << 10)
@@ -455,37 +500,40 @@ class Position(SearchPosition):
                         self._store(q, was, now)
                 q += step
 
-    def _add_candidate(self, i: int) -> None:
+    def _add_candidate(self, i: i64) -> None:
         self.cand_at[i] = len(self.cand)
-        self.cand.append(i)
+        self.cand = vec_append(self.cand, i)
 
-    def _drop_candidate(self, i: int) -> None:
-        at = self.cand_at[i]
+    def _drop_candidate(self, i: i64) -> None:
+        cand_at = self.cand_at
+        at = cand_at[i]
         if at >= 0:
-            self.cand_at[i] = -1
-            last = self.cand.pop()
+            cand_at[i] = -1
+            cand, last = vec_pop(self.cand)
+            self.cand = cand
             if last != i:
-                self.cand[at] = last
-                self.cand_at[last] = at
+                cand[at] = last
+                cand_at[last] = at
 
     def place(self, i: int, color: int) -> None:
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
         self.marks.append(top)
-        entry = self.undo[top]
+        undo = self.undo
+        e = top * UNDO_ENTRY
         self.undo_top = top + 1
-        entry.spot = None
-        entry.index = i
-        entry.score = self.attack2
-        entry.count = self.defence2
+        undo[e] = ~i
+        undo[e + 1] = self.attack2
+        undo[e + 2] = self.defence2
         cells = self.cells
         cells[i] = color
         self._relines(i, color, True)
         near = self.near
+        r: i64
         for r in self.ring:
             q = i + r
-            c: int = near[q] + 1
+            c = near[q] + 1
             near[q] = c
             if c == 1 and cells[q] == EMPTY:
                 self._add_candidate(q)
@@ -501,18 +549,21 @@ class Position(SearchPosition):
         cells[i] = EMPTY
         n = self.n
         if self._restore(i):
+            lines = self.lines
+            line_of = self.line_of
             y = i // self.stride
             x = i - y * self.stride
             for d in range(4):
-                line = self.line_of[d * n + i]
-                line.cells -= color << (2 * (x if d == 0 else y))
+                line = line_of[d * n + i]
+                lines[line] -= color << (2 * (x if d == 0 else y))
         else:
             self._reserve(STONE_UNDO)
             self._relines(i, color, False)
         near = self.near
+        r: i64
         for r in self.ring:
             q = i + r
-            c: int = near[q] - 1
+            c = near[q] - 1
             near[q] = c
             if c == 0:
                 self._drop_candidate(q)
@@ -525,7 +576,7 @@ class Position(SearchPosition):
 
     def maybe_forbidden(self, i: int) -> bool:
         """Whether black's move on ``i`` needs the full forbidden test (the tables can't clear it)."""
-        c = self.spots[i].count & LOW_COUNT
+        c = self.point_count[i] & LOW_COUNT
         return (c & 15) == 0 and (pt.overline_count(c) > 0 or pt.four_count(c) >= 2 or pt.three_count(c) >= 2)
 
     def forbidden(self, i: int) -> int:
@@ -610,11 +661,10 @@ class Position(SearchPosition):
     def move_name(self, move: int) -> str:
         return self.name(move)
 
-    def order_score(self, i: int, color: int) -> int:
+    def order_score(self, i: i64, color: i64) -> i64:
         """The one-ply pattern score of ``color`` playing ``i``: attack plus weighted defence."""
-        sp = self.spots[i]
-        v = sp.score
-        c = sp.count
+        v = self.point_score[i]
+        c = self.point_count[i]
         if color == BLACK:
             own = v & LOW_SCORE
             opp = v >> SCORE_SHIFT
@@ -633,10 +683,21 @@ class Position(SearchPosition):
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64
 
+    def fours(self, color: int) -> set[int]:
+        """The points where ``color`` makes a four of any kind (a new set)."""
+        return _members(self.four_list, color, self.n)
+
+    def threes(self, color: int) -> set[int]:
+        """The points where ``color`` makes an open three (a new set)."""
+        return _members(self.three_list, color, self.n)
+
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
-        for i in self.fours[color]:
-            c = self.count(color, i)
+        fours = self.four_list
+        base: i64 = color * (self.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            c = self.count(color, fours[k])
             if pt.flex4_count(c) or pt.four_count(c) >= 2:
                 return True
         return False
@@ -651,24 +712,37 @@ class Position(SearchPosition):
         if self.fives[o]:
             return sorted(self.fives[o])
         if self.threatening(o):
-            forced = self.fours[s] | self.fours[o]
+            forced = self.fours(s) | self.fours(o)
             return sorted(forced)
         if threat_level(self, o) == 1:
             # The opponent has a four-three or double-three point: only our fours, or a stone on
             # the lines of its fours and threes, can stop it.
-            return sorted(self.fours[s] | self.fours[o] | self.threes[o])
-        if not self.cand:
+            return sorted(self.fours(s) | self.fours(o) | self.threes(o))
+        if len(self.cand) == 0:
             if self.full():
                 return []
             return [self._centre_move()]
-        scored: list[int] = []
-        shift = 12
+        # The QUIET_MOVES best by (score, point), best first: kept in order as they come, in a vector
+        # of machine words (sorting every candidate's key, boxed and wider than a digit, cost more).
+        top = self.top
+        kept: i64 = 0
+        i: i64
         for i in self.cand:
-            scored.append((self.order_score(i, s) << shift) | i)
-        scored.sort(reverse=True)
+            v = (self.order_score(i, s) << 12) | i
+            if kept < QUIET_MOVES:
+                j = kept
+                kept += 1
+            elif v > top[QUIET_MOVES - 1]:
+                j = QUIET_MOVES - 1
+            else:
+                continue
+            while j > 0 and top[j - 1] < v:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = v
         out: list[int] = []
-        for v in scored[:QUIET_MOVES]:
-            out.append(v & ((1 << shift) - 1))
+        for j in range(kept):
+            out.append(top[j] & 4095)
         return out
 
     def _centre_move(self) -> int:
@@ -684,19 +758,28 @@ class Position(SearchPosition):
         """Fours that bring a second threat (open four, four-four, four-three): quiescence follows
         only these, since chains of plain fours between both sides blow the tree up."""
         out: list[int] = []
-        for i in self.fours[self.side]:
-            c = self.count(self.side, i)
+        side = self.side
+        fours = self.four_list
+        base: i64 = side * (self.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
+            c = self.count(side, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):
                 out.append(i)
         out.sort()
         return out
 
     def evaluate(self) -> int:
-        key = self.key()
-        score = self.scored.get(key, NO_SCORE)
-        if score == NO_SCORE:
-            if len(self.scored) >= EVAL_CACHE:
-                self.scored = {}
-            score = evaluate(self)
-            self.scored[key] = score
+        key: i64 = self.key()
+        keys = self.scored_keys
+        if len(keys) == 0:
+            keys = self.scored_keys = vec[i64]([-1] * EVAL_CACHE)  # no key is negative
+            self.scored = vec[i64]([0] * EVAL_CACHE)
+        slot = key & (EVAL_CACHE - 1)
+        if keys[slot] == key:
+            return self.scored[slot]
+        score = evaluate(self)
+        keys[slot] = key
+        self.scored[slot] = score
         return score

@@ -4,12 +4,15 @@ Rule kinds say what run of one colour wins: ``GE5`` five or more, ``EQ5`` exactl
 more than five or exactly five not blocked at both ends, ``CARO9`` exactly five not blocked at both
 ends. In caro only an opponent stone blocks; the board edge does not.
 
-The forbidden test works on the raw cell list of a padded board (see :mod:`position`): it is
+The forbidden test works on the raw cells of a padded board (a ``vec[i64]``, see :mod:`position`): it is
 called rarely (the pattern tables pre-filter the points that could be forbidden), so it favours
 plain line walking that is easy to check against the renju definitions over speed.
 """
 
 from typing import Final
+
+from librt.vecs import vec
+from mypy_extensions import i64
 
 # What a cell of the padded board holds, and a stone's colour.
 EMPTY: Final = 0
@@ -61,7 +64,7 @@ def wins(kind: int, length: int, end_lo: int, end_hi: int, opponent: int) -> boo
     return length == 5 and not blocked
 
 
-def run_bounds(cells: list[int], i: int, step: int) -> tuple[int, int]:
+def run_bounds(cells: vec[i64], i: int, step: int) -> tuple[int, int]:
     """Offsets (lo <= 0 <= hi) of the run of ``cells[i]``'s colour through ``i`` along ``step``."""
     color = cells[i]
     lo = 0
@@ -73,7 +76,7 @@ def run_bounds(cells: list[int], i: int, step: int) -> tuple[int, int]:
     return lo, hi
 
 
-def makes_win(cells: list[int], i: int, color: int, kind: int, dirs: list[int]) -> bool:
+def makes_win(cells: vec[i64], i: int, color: int, kind: int, dirs: vec[i64]) -> bool:
     """Whether ``color`` playing the empty point ``i`` wins under ``kind``."""
     cells[i] = color
     opponent = 3 - color
@@ -87,7 +90,7 @@ def makes_win(cells: list[int], i: int, color: int, kind: int, dirs: list[int]) 
     return won
 
 
-def _five_points(cells: list[int], i: int, step: int) -> list[int]:
+def _five_points(cells: vec[i64], i: int, step: int) -> list[int]:
     """Offsets of the empty points on the line that give black exactly five through ``i``."""
     found: list[int] = []
     for k in range(-4, 5):
@@ -102,7 +105,7 @@ def _five_points(cells: list[int], i: int, step: int) -> list[int]:
     return found
 
 
-def _fours(cells: list[int], i: int, step: int) -> int:
+def _fours(cells: vec[i64], i: int, step: int) -> int:
     """How many fours black's stone on ``i`` is part of along one line (a straight four is one)."""
     points = _five_points(cells, i, step)
     if len(points) == 2 and points[1] - points[0] == 5:
@@ -110,13 +113,13 @@ def _fours(cells: list[int], i: int, step: int) -> int:
     return len(points)
 
 
-def _straight_four(cells: list[int], i: int, step: int, k: int) -> bool:
+def _straight_four(cells: vec[i64], i: int, step: int, k: int) -> bool:
     """An unbroken four through ``i`` and the stone at offset ``k``, open to exact fives both ends."""
     points = _five_points(cells, i, step)
     return len(points) == 2 and points[1] - points[0] == 5 and points[0] < k < points[1]
 
 
-def _real_three(cells: list[int], i: int, step: int, dirs: list[int], nesting: int) -> bool:
+def _real_three(cells: vec[i64], i: int, step: int, dirs: vec[i64], nesting: int) -> bool:
     """Black's stone on ``i`` makes a three along ``step`` whose straight-four point is legal.
 
     A line that is already a four is not a three, and the straight four must use the added stone.
@@ -136,7 +139,7 @@ def _real_three(cells: list[int], i: int, step: int, dirs: list[int], nesting: i
     return False
 
 
-def forbidden_kind(cells: list[int], i: int, dirs: list[int], nesting: int = 0) -> int:
+def forbidden_kind(cells: vec[i64], i: int, dirs: vec[i64], nesting: int = 0) -> int:
     """Why black may not play the empty point ``i`` (``DOUBLE_THREE``…), or ``NOT_FORBIDDEN``."""
     if nesting > MAX_NESTING:
         return NOT_FORBIDDEN

@@ -93,9 +93,9 @@ class ThreatSearch:
             return None
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            candidates = [i for i in b.fives[d] if i in b.fours[a]]
+            candidates = [i for i in b.fives[d] if i in b.fours(a)]
         else:
-            candidates = self._ordered(list(b.fours[a]), a)
+            candidates = self._ordered(list(b.fours(a)), a)
         for m in candidates:
             if not b.make(m):
                 continue
@@ -141,7 +141,7 @@ class ThreatSearch:
         """Legal points where ``color`` makes an open four or a double four."""
         b = self.board
         found: list[int] = []
-        for i in b.fours[color]:
+        for i in b.fours(color):
             c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
                 found.append(i)
@@ -200,7 +200,7 @@ class ThreatSearch:
             return line
         if self.stopped:
             return None
-        candidates = self._ordered(list(b.fours[a] | b.threes[a]), a)
+        candidates = self._ordered(list(b.fours(a) | b.threes(a)), a)
         for m in candidates:
             if not b.make(m):
                 continue
@@ -228,7 +228,7 @@ class ThreatSearch:
             # remove every such point, and counter-fours, need a search.
             replies = []
             threats = self._threat_points(a)
-            for r in self._ordered(list(b.fours[a] - b.fours[d]), d):
+            for r in self._ordered(list(b.fours(a) - b.fours(d)), d):
                 if not self._reaches_all(r, threats):
                     continue  # a stone there leaves some threat point's lines as they were
                 if b.make(r):
@@ -236,7 +236,7 @@ class ThreatSearch:
                     b.unmake()
                     if holds:
                         replies.append(r)
-            replies.extend(self._ordered(list(b.fours[d]), d))
+            replies.extend(self._ordered(list(b.fours(d)), d))
         else:
             return None  # no threat: the defender is free to do anything
         best: Optional[list[int]] = None

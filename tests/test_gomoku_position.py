@@ -11,13 +11,13 @@ from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
 def state(b: Position) -> tuple:
     return (
-        [line.cells for line in b.lines],
+        list(b.lines),
         b.attack2,
         b.defence2,
-        [(p.score, p.count) for p in b.spots],
+        list(zip(b.point_score, b.point_count)),
         [set(s) for s in b.fives],
-        [set(s) for s in b.fours],
-        [set(s) for s in b.threes],
+        [b.fours(c) for c in (BLACK, WHITE)],
+        [b.threes(c) for c in (BLACK, WHITE)],
         set(b.cand),
         b.key(),
         b.stones,

@@ -113,17 +113,17 @@ def test_sizes_and_rectangles() -> None:
 
 def test_unmake_restores_every_table() -> None:
     b = from_pos("h8h9i8i9j7j9", 4)
-    snapshot = ([ln.cells for ln in b.lines], b.attack2, b.defence2, [(p.score, p.count) for p in b.spots], [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
+    snapshot = (list(b.lines), b.attack2, b.defence2, list(zip(b.point_score, b.point_count)), [set(s) for s in b.fives] + [b.fours(c) for c in (BLACK, WHITE)] + [b.threes(c) for c in (BLACK, WHITE)], set(b.cand), b.key())
     for m in list(b.cand)[:10]:
         if b.make(m):
             b.unmake()
-    assert snapshot == ([ln.cells for ln in b.lines], b.attack2, b.defence2, [(p.score, p.count) for p in b.spots], [set(s) for s in b.fives + b.fours + b.threes], set(b.cand), b.key())
+    assert snapshot == (list(b.lines), b.attack2, b.defence2, list(zip(b.point_score, b.point_count)), [set(s) for s in b.fives] + [b.fours(c) for c in (BLACK, WHITE)] + [b.threes(c) for c in (BLACK, WHITE)], set(b.cand), b.key())
 
 
 def test_line_shapes() -> None:
     b = from_pos("h8a1i8a3", 0)  # black h8 i8: g8/j8 give an open three
     j8 = b.index(9, 7)
     assert b.shape(BLACK, 0, j8) == pt.FLEX3
-    assert j8 in b.threes[BLACK]
+    assert j8 in b.threes(BLACK)
     b = from_pos("h8a1i8a3j8a5", 0)
     assert b.shape(BLACK, 0, b.index(10, 7)) == pt.FLEX4

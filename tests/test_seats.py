@@ -117,7 +117,7 @@ def test_a_class_name_in_two_modules_means_one_thing():
                 if isinstance(node, ast.ClassDef):
                     defined.setdefault(node.name, []).append(f"{package}.{path.stem}")
     assert sorted(name for name, where in defined.items() if len(where) > 1 and name not in SAME_ROLE) == []
-    assert defined["Line"] == ["engine_core.search"]  # a reported root line; a gomoku board's line is a BoardLine
+    assert defined["Line"] == ["engine_core.search"]  # a reported root line (a gomoku board's lines are a vector of ints)
 
 
 # What starts another program: a module imported, or a function of os. engine_core/pool.py's os.fork is not
