@@ -132,6 +132,6 @@ def test_no_pass_starts_after_the_soft_limit(soft_ms, deeper):
     player.begin({})
     player.beliefs.settle(player.pos)
     planner = player.planner
-    move = planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, 2000, player.rng, soft_ms=soft_ms)
+    move = planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, 3000, player.rng, soft_ms=soft_ms)
     assert move in player.pos.moves(0)
     assert (planner.depth > 1) == deeper
