@@ -92,6 +92,9 @@ def schedule(games: int, openings: int, seed: Optional[int] = None, shuffle: boo
     return [Job(n + 1, order[(n // 2) % len(order)], n % 2 == 1, base * 1_000_003 + n + 1) for n in range(games)]
 
 
+WAKE = 0.2  # seconds the match's main thread may sleep before it looks at signals again
+
+
 class LocalPool:
     """Games on this machine: threads for engine processes, processes for in-process players."""
 
@@ -102,7 +105,12 @@ class LocalPool:
         return self.executor.submit(setup.play, job)
 
     def done(self, pending: set[object]) -> Iterator[tuple[object, "Outcome | BaseException"]]:
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
+        """The games of ``pending`` that have ended, once at least one has. Waits in steps of :data:`WAKE`
+        seconds: the kernel may hand Ctrl-C or SIGTERM to another of our threads, and Python runs the handler
+        only when the main thread wakes (an unbounded wait here left a stopped match running, 2 runs in 15)."""
+        finished: set[Future[Outcome]] = set()
+        while not finished:
+            finished, _ = wait(pending, timeout=WAKE, return_when=FIRST_COMPLETED)  # type: ignore[arg-type]
         for fut in finished:
             assert isinstance(fut, Future)
             yield fut, fut.exception() or fut.result()
