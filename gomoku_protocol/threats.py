@@ -10,7 +10,20 @@ every way that could refute it, and a line counts as won only when every answer 
   attacker would make a four, or counter with a four of his own. A VCF is tried first at every
   attacker node. Depth counts the attacker's threats only: blocking a counter-four is free.
 
-Failed positions are remembered by key and depth, so transpositions are not searched twice.
+**Dependency restriction** (Allis' threat-space search): after its first threat, the attacker only
+plays threats *related* to its last gain, that is, on a line through one of the stones it placed
+since its previous threat (the threat itself and any forced block after it) within four cells, so
+that the new stone and that one can share a five. A threat unrelated to the last gain was already
+there a move earlier (the defender's stones only take threats away), so the line that plays it
+first is searched too; what the restriction gives up is the rare win where the defender's answer to
+the earlier threat spoils the swapped order. Inside a VCF each four must be related to the last
+four. Only the attacker's choices are restricted: every defence is still searched, so a line
+reported won is a forced win.
+
+Failed positions are remembered by key, depth and the restriction's gain squares (a failure
+under one restriction says nothing under another); proven wins are remembered by key alone (a
+proof holds whatever led there), which collapses the orders in which the defender can spend his
+counter-fours.
 """
 
 import time
@@ -21,6 +34,9 @@ from gomoku_protocol.position import Position
 
 CHECK_EVERY: Final = 31  # nodes between clock checks
 MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
+REACH: Final = 4  # a related threat is on a line through a gain square, at most this many cells away
+VCF_CHAIN: Final = 2  # a four inside a VCF must be related to one of the last this many fours (0: any four)
+VCT_CHAIN: Final = 1  # a threat of a VCT must be related to one of the last this many gains
 
 
 class ThreatSearch:
@@ -32,8 +48,13 @@ class ThreatSearch:
         self.stopped = False
         self.vcf_fail: dict[int, int] = {}
         self.vct_fail: dict[int, int] = {}
+        self.vcf_win: dict[int, tuple[int, ...]] = {}
+        self.vct_win: dict[int, tuple[int, ...]] = {}
         self.vcf_depth = 12  # VCF attacker moves tried at each VCT leaf
         self.memo_limit = MEMO_LIMIT
+        self.related: dict[int, frozenset[int]] = {}
+        self.vcf_chain = VCF_CHAIN
+        self.vct_chain = VCT_CHAIN
 
     def stop(self) -> None:
         self.stopped = True
@@ -41,6 +62,8 @@ class ThreatSearch:
     def clear(self) -> None:
         self.vcf_fail = {}
         self.vct_fail = {}
+        self.vcf_win = {}
+        self.vct_win = {}
 
     def _out_of_budget(self) -> bool:
         if self.stopped:
@@ -57,7 +80,7 @@ class ThreatSearch:
         self.node_limit = nodes
         self.deadline = time.perf_counter() + ms / 1000.0
         self.stopped = False
-        for memo in (self.vcf_fail, self.vct_fail):
+        for memo in (self.vcf_fail, self.vct_fail, self.vcf_win, self.vct_win):
             if len(memo) > self.memo_limit:
                 memo.clear()
 
@@ -69,6 +92,50 @@ class ThreatSearch:
         keyed.sort(reverse=True)
         return [k & 4095 for k in keyed]
 
+    def _related(self, i: int) -> frozenset[int]:
+        """The points on a line through ``i`` at most REACH cells from it (edge cells included: no
+        threat is ever there).
+
+        >>> from gomoku_protocol.position import Position
+        >>> b = Position(15, 15, 0); ts = ThreatSearch(b); h8 = b.index(7, 7)
+        >>> [i in ts._related(h8) for i in (b.index(11, 7), b.index(3, 3), b.index(12, 7), b.index(8, 9), h8)]
+        [True, True, False, False, False]
+        """
+        got = self.related.get(i)
+        if got is None:
+            cells: set[int] = set()
+            for step in self.board.dirs:
+                for k in range(1, REACH + 1):
+                    cells.add(i + k * step)
+                    cells.add(i - k * step)
+            got = frozenset(cells)
+            self.related[i] = got
+        return got
+
+    def _near(self, gains: tuple[int, ...]) -> set[int]:
+        """The points related to any of ``gains``."""
+        out: set[int] = set()
+        for g in gains:
+            out |= self._related(g)
+        return out
+
+    @staticmethod
+    def _chain(gains: tuple[int, ...], move: int, keep: int) -> tuple[int, ...]:
+        """The gains after ``move``: it and the last ``keep - 1`` of ``gains`` (``keep`` 0: none, no restriction)."""
+        if keep <= 0:
+            return ()
+        if keep == 1 or not gains:
+            return (move,)
+        return (gains + (move,))[-keep:]
+
+    @staticmethod
+    def _context(key: int, gains: tuple[int, ...]) -> int:
+        """A memo key for ``key`` searched under the restriction to ``gains`` (none: ``key``)."""
+        ctx = 0
+        for g in gains:
+            ctx = ctx * 4099 + g + 1
+        return key ^ (ctx << 64)
+
     # --- VCF -----------------------------------------------------------------------------------
 
     def vcf(self, depth: int, ms: int, nodes: int = 0) -> Optional[list[int]]:
@@ -78,9 +145,10 @@ class ThreatSearch:
         step costs several times more than it saves.
         """
         self._begin(ms, nodes)
-        return self._vcf(depth)
+        return self._vcf(depth, ())
 
-    def _vcf(self, depth: int) -> Optional[list[int]]:
+    def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
+        """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
         b = self.board
         a = b.side
         d = 3 - a
@@ -89,42 +157,61 @@ class ThreatSearch:
         if depth <= 0 or self._out_of_budget():
             return None
         key = b.key()
-        if self.vcf_fail.get(key, -1) >= depth:
+        won = self.vcf_win.get(key)
+        if won is not None:
+            return list(won)
+        fail = self.vcf_fail
+        if fail.get(key, -1) >= depth:
+            return None
+        memo = self._context(key, gains) if gains else key
+        if gains and fail.get(memo, -1) >= depth:
             return None
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
             candidates = [i for i in b.fives[d] if i in b.fours(a)]
+        elif gains:
+            candidates = self._ordered(list(b.fours(a) & self._near(gains)), a)
         else:
             candidates = self._ordered(list(b.fours(a)), a)
         for m in candidates:
             if not b.make(m):
                 continue
-            line = self._answer_four(depth, a)
+            line = self._answer_four(depth, a, m, gains)
             b.unmake()
             if line is not None:
-                return [m] + line
+                line = [m] + line
+                self.vcf_win[key] = tuple(line)
+                return line
             if self.stopped:
                 return None
         if not self.stopped:
-            self.vcf_fail[key] = depth
+            fail[memo] = depth
         return None
 
-    def _answer_four(self, depth: int, attacker: int) -> Optional[list[int]]:
-        """Defender to move after the attacker's four: the attacker's win against every block."""
+    def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
+        """Defender to move after the attacker's four on ``four``: the attacker's win against every block."""
         b = self.board
-        if not b.fives[attacker] or b.fives[3 - attacker]:
+        fives = b.fives[attacker]
+        if not fives or b.fives[3 - attacker]:
             return None  # not a four after all, or the defender simply makes five
+        if len(fives) == 1:
+            f = next(iter(fives))
+            if not b.make(f):
+                return [f]  # renju: black may not block on a forbidden point
+            line = self._vcf(depth - 1, self._chain(gains, four, self.vcf_chain))
+            b.unmake()
+            return None if line is None else [f] + line
         best: Optional[list[int]] = None
-        for f in sorted(b.fives[attacker]):
+        for f in sorted(fives):
             if not b.make(f):
                 continue  # renju: black may not block on a forbidden point
-            line = self._vcf(depth - 1)
+            line = self._vcf(depth - 1, self._chain(gains, four, self.vcf_chain))
             b.unmake()
             if line is None:
                 return None
             if best is None:
                 best = [f] + line
-        return best if best is not None else [min(b.fives[attacker])]
+        return best if best is not None else [min(fives)]
 
     # --- VCT -----------------------------------------------------------------------------------
 
@@ -132,7 +219,7 @@ class ThreatSearch:
         """The side to move's winning line of threes and fours, or None (shallowest found first)."""
         self._begin(ms, nodes)
         for limit in range(1, depth + 1):
-            line = self._vct(limit)
+            line = self._vct(limit, ())
             if line is not None or self.stopped:
                 return line
         return None
@@ -172,7 +259,9 @@ class ThreatSearch:
                 return False
         return True
 
-    def _vct(self, depth: int) -> Optional[list[int]]:
+    def _vct(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
+        """The attacker's VCT; unless ``gains`` is empty (the first threat) only threats related
+        to ``gains``, the attacker's stones since its previous threat, are tried."""
         b = self.board
         a = b.side
         d = 3 - a
@@ -181,7 +270,16 @@ class ThreatSearch:
         if depth <= 0 or self._out_of_budget():
             return None
         key = b.key()
-        if self.vct_fail.get(key, -1) >= depth:
+        won = self.vct_win.get(key)
+        if won is None:
+            won = self.vcf_win.get(key)
+        if won is not None:
+            return list(won)
+        fail = self.vct_fail
+        if fail.get(key, -1) >= depth:
+            return None
+        memo = self._context(key, gains) if gains else key
+        if gains and fail.get(memo, -1) >= depth:
             return None
         if b.fives[d]:
             result: Optional[list[int]] = None
@@ -189,32 +287,52 @@ class ThreatSearch:
                 block = min(b.fives[d])
                 if b.make(block):
                     # A forced block costs no depth (as in Pela's threat search): counted, every
-                    # counter-four the defender holds pushed real wins past the depth limit.
-                    line = self._defend(depth)
+                    # counter-four the defender holds pushed real wins past the depth limit. The
+                    # block is a gain of the attacker's too.
+                    line = self._defend(depth, gains + (block,) if gains else ())
                     b.unmake()
                     if line is not None:
                         result = [block] + line
+                        self.vct_win[key] = tuple(result)
             return result
-        line = self._vcf(self.vcf_depth)
+        line = self._vcf(self.vcf_depth, gains)
         if line is not None:
             return line
         if self.stopped:
             return None
-        candidates = self._ordered(list(b.fours(a) | b.threes(a)), a)
+        # Threats related to the gains first, then the other fours: a four is always tried (it
+        # and its block take one move of the defender's and change little), a three only when
+        # related.
+        if gains:
+            near = self._near(gains)
+            candidates = self._ordered(list((b.fours(a) | b.threes(a)) & near), a)
+            candidates += self._ordered(list(b.fours(a) - near), a)
+        else:
+            candidates = self._ordered(list(b.fours(a) | b.threes(a)), a)
         for m in candidates:
             if not b.make(m):
                 continue
-            line = self._defend(depth - 1) if not b.fives[d] else None
+            if b.fives[d]:
+                line = None
+            elif self.vct_chain <= 0:
+                line = self._defend(depth - 1, ())
+            elif b.fives[a]:
+                # a four: the gains since the last three go on
+                line = self._defend(depth - 1, gains + (m,) if gains else (m,))
+            else:
+                line = self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
             b.unmake()
             if line is not None:
-                return [m] + line
+                line = [m] + line
+                self.vct_win[key] = tuple(line)
+                return line
             if self.stopped:
                 return None
         if not self.stopped:
-            self.vct_fail[key] = depth
+            fail[memo] = depth
         return None
 
-    def _defend(self, depth: int) -> Optional[list[int]]:
+    def _defend(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """Defender to move: the attacker's win against every relevant reply, else None."""
         b = self.board
         d = b.side
@@ -223,11 +341,13 @@ class ThreatSearch:
             return None
         if b.fives[a]:
             replies = sorted(b.fives[a])
-        elif self._threat_points(a):
+        else:
+            threats = self._threat_points(a)
+            if not threats:
+                return None  # no threat: the defender is free to do anything
             # A block that leaves the attacker an open four loses at once: only blocks that
             # remove every such point, and counter-fours, need a search.
             replies = []
-            threats = self._threat_points(a)
             for r in self._ordered(list(b.fours(a) - b.fours(d)), d):
                 if not self._reaches_all(r, threats):
                     continue  # a stone there leaves some threat point's lines as they were
@@ -237,13 +357,11 @@ class ThreatSearch:
                     if holds:
                         replies.append(r)
             replies.extend(self._ordered(list(b.fours(d)), d))
-        else:
-            return None  # no threat: the defender is free to do anything
         best: Optional[list[int]] = None
         for r in replies:
             if not b.make(r):
                 continue
-            line = self._vct(depth)
+            line = self._vct(depth, gains)
             b.unmake()
             if line is None:
                 return None

@@ -13,7 +13,9 @@ from gomoku_protocol.position import Position
 from gomoku_protocol.threats import ThreatSearch
 
 # Game 2, move 69, we (white) to move: Pela threatens a VCF; i7, played in the game, holds against
-# fours but loses to a VCT (1,453 nodes); j9 holds against both; h9 is not decided; e16, a four of
+# fours but loses to a VCT (1,453 nodes; 571 with the threat search restricted to related threats); j9 holds
+# against both; h11 is not decided within the node limit (h9 was, before the restriction: the restricted
+# search proves it safe in 1,713 nodes); e16, a four of
 # ours, only delays: the threat search stops at the block (6 nodes), which proves nothing.
 GAME2 = ("k11l11m13l12l10j12k12k9m14l13m12m15l14n14k15j16m10m11j14k14n10o10n11n12l16m17m9n8o12p13l15n13"
          "n16l18i15i13m7l9h15j15h16g17h17h18h13h14f16f15j17k16p12o11g16i16m8m6k7j10l7j7k6j5j6l8i6h6i14j13")
@@ -61,19 +63,19 @@ def test_a_move_that_loses_to_a_vct_our_search_finds_is_not_played_when_a_defenc
 
 
 def test_under_a_threat_a_cut_short_check_is_no_pass_when_a_move_is_proven_safe() -> None:
-    assert verdict(GAME2, "h9") == UNSURE  # not decided within the node limit
-    assert verify(GAME2, ["h9", "j9"], True) == "j9"
+    assert verdict(GAME2, "h11") == UNSURE  # not decided within the node limit
+    assert verify(GAME2, ["h11", "j9"], True) == "j9"
     assert verify(GAME5, ["k9", "m8"], True) == "k9"  # nothing proven: the undecided move stands
 
 
 def test_in_a_quiet_position_the_search_best_move_not_found_losing_stands() -> None:
     # Without a threat seen before the search, a check cut short still lets the search's choice
     # stand: in a quiet position a full VCT proof rarely fits, and the search knows better.
-    assert verify(GAME2, ["h9", "j9"], False) == "h9"
+    assert verify(GAME2, ["h11", "j9"], False) == "h11"
 
 
 def test_a_four_that_only_delays_is_not_proven_safe() -> None:
-    assert verify(GAME2, ["h9", "e16", "j9"], True) == "j9"
+    assert verify(GAME2, ["h11", "e16", "j9"], True) == "j9"
 
 
 def test_when_every_move_loses_the_search_keeps_its_own() -> None:
