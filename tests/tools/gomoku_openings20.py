@@ -35,6 +35,7 @@ import argparse
 import os
 import random
 import sys
+from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -51,8 +52,9 @@ Stones = list[tuple[int, int]]
 def symmetries(stones: Stones) -> list[Stones]:
     """The opening's images under the board's eight symmetries (absolute coordinates)."""
     n = SIZE - 1
-    maps = [lambda x, y: (x, y), lambda x, y: (n - x, y), lambda x, y: (x, n - y), lambda x, y: (n - x, n - y),
-            lambda x, y: (y, x), lambda x, y: (n - y, x), lambda x, y: (y, n - x), lambda x, y: (n - y, n - x)]
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda x, y: (x, y), lambda x, y: (n - x, y), lambda x, y: (x, n - y), lambda x, y: (n - x, n - y),
+        lambda x, y: (y, x), lambda x, y: (n - y, x), lambda x, y: (y, n - x), lambda x, y: (n - y, n - x)]  # this order: draw() picks one by number
     return [[f(x, y) for x, y in stones] for f in maps]
 
 
