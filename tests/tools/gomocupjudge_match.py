@@ -10,8 +10,16 @@ runs; its ``ai_match`` plays one game with the tournament's discipline: the idle
         --judge ~/.cache/sanqi-peers/judge --games 40 --turn-ms 1000 --match-ms 30000 \\
         build/dist/pbrain-sanqi/pbrain-sanqi ~/.cache/sanqi-peers/bin/pbrain-pela
 
-Each opening of ``gomoku_protocol/data/openings.txt`` that fits the board is played twice, colours
-swapped. Prints a line per game and the first brain's score with every way a game ended.
+Each opening of ``gomoku_protocol/data/openings.txt`` (or ``--openings FILE``) that fits the board is
+played twice, colours swapped, in order from the ``--first-opening``-th of those (1-based, counted
+among the openings that fit; after the last it goes round to the first). Prints a line per game
+(the opening's number counted the same way) and the first brain's score with every way a game ended.
+The 20 tournament-style 20x20 openings (lines 44-63 of openings.txt, made by
+``tests/tools/gomoku_openings20.py``) are the 42nd to 61st that fit 20x20::
+
+    ~/.cache/sanqi-peers/judge/venv/bin/python tests/tools/gomocupjudge_match.py \\
+        --judge ~/.cache/sanqi-peers/judge --size 20 --first-opening 42 --games 40 \\
+        --turn-ms 1000 --match-ms 30000 "sanqi --protocol gomocup" ~/.cache/sanqi-peers/bin/pbrain-pela
 """
 
 import argparse
@@ -47,16 +55,22 @@ def main() -> int:
     p.add_argument("--turn-ms", type=int, default=1000)
     p.add_argument("--match-ms", type=int, default=30000)
     p.add_argument("--memory", type=int, default=350 * 2**20)
+    p.add_argument("--openings", default=str(OPENINGS), help="openings file, as sanqi match reads it (default: the shipped openings.txt)")
+    p.add_argument("--first-opening", type=int, default=1,
+                   help="start at this opening, 1-based among those that fit the board (default 1)")
     p.add_argument("first", help="the brain under test (its name starts with pbrain: the new protocol)")
     p.add_argument("second")
     args = p.parse_args()
     sys.path.insert(0, args.judge)
     from ai_match import ai_match  # GomocupJudge's referee, called as it is
 
-    openings = read_book(str(OPENINGS), opening_line(args.size))  # as sanqi match reads them: those that fit the board
+    openings = read_book(args.openings, opening_line(args.size))  # as sanqi match reads them: those that fit the board
+    if not 1 <= args.first_opening <= len(openings):
+        p.error(f"--first-opening: {len(openings)} openings in {args.openings} fit a {args.size}x{args.size} board")
     points, endings = 0.0, {}
     for game in range(args.games):
-        opening = openings[game // 2 % len(openings)]
+        number = (args.first_opening - 1 + game // 2) % len(openings)
+        opening = openings[number]
         brains = (args.first, args.second) if game % 2 == 0 else (args.second, args.first)
         with tempfile.TemporaryDirectory() as work, contextlib.redirect_stdout(sys.stderr):
             match = ai_match(board_size=args.size, opening=list(opening), cmd_1=brains[0], cmd_2=brains[1],
@@ -71,7 +85,7 @@ def main() -> int:
         points += score
         loser = "" if winner == 0 else name(args.first if score == 0 else args.second)
         endings[(ENDINGS[endby], loser)] = endings.get((ENDINGS[endby], loser), 0) + 1
-        print(f"game {game + 1}: opening {game // 2 % len(openings) + 1}, first brain {'black' if ours == 1 else 'white'}: "
+        print(f"game {game + 1}: opening {number + 1}, first brain {'black' if ours == 1 else 'white'}: "
               f"{score:g} ({ENDINGS[endby]}, {len(psq)} moves)", flush=True)
     print(f"{name(args.first)} vs {name(args.second)}: {points:g}/{args.games} "
           f"({100 * points / args.games:.1f} %), size {args.size}, rule {args.rule}, {args.turn_ms} ms/move, {args.match_ms} ms/game")
