@@ -4,8 +4,8 @@ to one of the last two. A win it reports is still forced: every defence is searc
 
 from gomoku_protocol.fit import board_of
 from gomoku_protocol.position import Position
-from gomoku_protocol.record import parse_pos
 from gomoku_protocol.threats import ThreatSearch
+from tools.gomoku_tss_nodes import replays  # tests/tools: the check a reported line is forced
 
 # 20x20, game a11 of the study (docs/results/gomoku.md, 2026-11-27), after our o10 (move 24): Pela
 # (black) to move has a 15-ply VCT. Unrestricted, the search needed 18,947 nodes (depth 12).
@@ -21,45 +21,8 @@ BUDGET = 5000
 KILLED = "h8g8i8o12j8a1l9a15m10o1n11o15"
 
 
-def from_pos(text: str, size: int = 15) -> Position:
-    b = Position(size, size, 0)
-    for x, y in parse_pos(text):
-        b.play(b.index(x, y), b.side)
-    return b
-
-
 def point(b: Position, name: str) -> int:
     return next(i for i in b.points if b.name(i) == name)
-
-
-def forced_line(b: Position, line: list[int]) -> bool:
-    """Whether ``line`` replays to a five of the side to move, or to a position where the defender
-    is to move, has no four and no point that leaves the attacker without an open four or a double
-    four (the threat search's way of saying "nothing holds"). The board is left as it was."""
-    attacker = b.side
-    made = 0
-    ok = True
-    for m in line[:-1]:
-        ok = b.make(m)
-        if not ok:
-            break
-        made += 1
-    if ok and not (b.side == attacker and b.wins_at(line[-1], attacker)):
-        ok = b.make(line[-1])
-        if ok:
-            made += 1
-            ts = ThreatSearch(b)
-            ok = b.side != attacker and not b.fours(b.side) and bool(ts._threat_points(attacker))
-            for r in [i for i in b.points if b.cells[i] == 0] if ok else []:
-                b.make(r)
-                holds = not b.fives[attacker] and not ts._threat_points(attacker)
-                b.unmake()
-                if holds:
-                    ok = False
-                    break
-    for _ in range(made):
-        b.unmake()
-    return ok
 
 
 def test_related_threats_find_a_deep_win_the_unrestricted_search_misses_in_the_budget() -> None:
@@ -67,7 +30,7 @@ def test_related_threats_find_a_deep_win_the_unrestricted_search_misses_in_the_b
     ts = ThreatSearch(b)
     line = ts.vct(12, 600_000, BUDGET)
     assert line is not None and len(line) >= 13
-    assert forced_line(b, line)
+    assert replays(b, line)
     free = ThreatSearch(b)
     free.vcf_chain = free.vct_chain = 0  # no restriction: every threat everywhere
     assert free.vct(12, 600_000, BUDGET) is None and free.stopped
@@ -81,18 +44,18 @@ def test_no_vct_is_reported_where_there_is_none() -> None:
 
 
 def test_a_four_unrelated_to_the_gains_is_not_tried_and_that_failure_hides_nothing() -> None:
-    b = from_pos(KILLED)
+    b = board_of(KILLED)
     ts = ThreatSearch(b)
     far = point(b, "c3")
     ts._begin(60_000, 0)
     assert ts._vcf(10, (far,)) is None  # under a restriction to c3's lines: nothing
     line = ts.vcf(10, 60_000)  # the same search from the root: the failure was remembered apart
-    assert line is not None and b.name(line[0]) == "k8" and forced_line(b, line)
+    assert line is not None and b.name(line[0]) == "k8" and replays(b, line)
     assert ts.vct(4, 60_000) is not None
 
 
 def test_a_win_remembered_is_not_reported_after_the_defence_that_kills_it() -> None:
-    b = from_pos(KILLED)
+    b = board_of(KILLED)
     ts = ThreatSearch(b)
     assert ts.vct(4, 60_000) is not None  # remembered as won
     b.make_null()
@@ -111,4 +74,4 @@ def test_a_vct_that_needs_fours_unrelated_to_the_last_three_is_found() -> None:
     assert b.make(point(b, "i7"))
     ts = ThreatSearch(b)
     line = ts.vct(6, 600_000, BUDGET)
-    assert line is not None and forced_line(b, line)
+    assert line is not None and replays(b, line)

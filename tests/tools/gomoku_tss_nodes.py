@@ -19,6 +19,7 @@ try:
 except ImportError:  # pragma: no cover - from a bare checkout
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
+from gomoku_protocol.fit import board_of
 from gomoku_protocol.position import Position
 from gomoku_protocol.record import parse_pos
 from gomoku_protocol.threats import ThreatSearch
@@ -29,13 +30,6 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "g
 def rows(name: str) -> list[list[str]]:
     with open(os.path.join(DATA, name), encoding="utf-8") as f:
         return [line.split() for line in f if line.strip() and not line.startswith("#")]
-
-
-def board(moves: str, size: int = 20) -> Position:
-    b = Position(size, size, 0)
-    for x, y in parse_pos(moves):
-        b.play(b.index(x, y), b.side)
-    return b
 
 
 def replays(b: Position, line: list[int]) -> bool:
@@ -95,12 +89,12 @@ def main() -> int:
     only = set(args.only.split(",")) if args.only else set()
     cases: list[tuple[str, Position]] = []
     for game, number, moves, played, _rapfi, kind in rows("pela20_turns.txt"):
-        b = board(moves)
+        b = board_of(moves, 20)
         x, y = parse_pos(played)[0]
         b.play(b.index(x, y), b.side)
         cases.append((f"{game} {number} after {played} ({kind})", b))
     for game, number, moves, _played, mate in rows("pela20_wins.txt"):
-        cases.append((f"{game} {number} ours ({mate})", board(moves)))
+        cases.append((f"{game} {number} ours ({mate})", board_of(moves, 20)))
     found = total = 0
     for name, b in cases:
         if only and name.split()[0] not in only:
