@@ -4,7 +4,9 @@ GomocupJudge (github.com/Gomocup/GomocupJudge, ``client/``) is the referee the G
 runs; its ``ai_match`` plays one game with the tournament's discipline: the idle brain suspended,
 ``timeout_turn`` and ``timeout_match`` with the 1 s tolerance, ``max_memory``, renju fouls.
 ``../shared/peers/setup.sh`` puts that client in ``~/.cache/sanqi-peers/judge`` with psutil in its
-``venv``. Run it with that python, from the repository root::
+``venv``; this tool reads the openings with sanqi's own code, which needs ``librt`` there too
+(``~/.cache/sanqi-peers/judge/venv/bin/pip install librt``). Run it with that python, from the
+repository root::
 
     ~/.cache/sanqi-peers/judge/venv/bin/python tests/tools/gomocupjudge_match.py \\
         --judge ~/.cache/sanqi-peers/judge --games 40 --turn-ms 1000 --match-ms 30000 \\
