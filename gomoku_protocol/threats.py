@@ -16,9 +16,10 @@ since its previous threat (the threat itself and any forced block after it) with
 that the new stone and that one can share a five. A threat unrelated to the last gain was already
 there a move earlier (the defender's stones only take threats away), so the line that plays it
 first is searched too; what the restriction gives up is the rare win where the defender's answer to
-the earlier threat spoils the swapped order. Inside a VCF each four must be related to the last
-four. Only the attacker's choices are restricted: every defence is still searched, so a line
-reported won is a forced win.
+the earlier threat spoils the swapped order. Inside a VCF each four must be related to one of the
+last two fours (:data:`VCF_CHAIN`; the last alone lost two of the five reference renju VCFs). Only
+the attacker's choices are restricted: every defence is still searched, so a line reported won is
+a forced win.
 
 Failed positions are remembered by key, depth and the restriction's gain squares (a failure
 under one restriction says nothing under another); proven wins are remembered by key alone (a
