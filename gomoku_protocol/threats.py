@@ -195,18 +195,12 @@ class ThreatSearch:
         fives = b.fives[attacker]
         if not fives or b.fives[3 - attacker]:
             return None  # not a four after all, or the defender simply makes five
-        if len(fives) == 1:
-            f = next(iter(fives))
-            if not b.make(f):
-                return [f]  # renju: black may not block on a forbidden point
-            line = self._vcf(depth - 1, self._chain(gains, four, self.vcf_chain))
-            b.unmake()
-            return None if line is None else [f] + line
+        chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
         for f in sorted(fives):
             if not b.make(f):
                 continue  # renju: black may not block on a forbidden point
-            line = self._vcf(depth - 1, self._chain(gains, four, self.vcf_chain))
+            line = self._vcf(depth - 1, chain)
             b.unmake()
             if line is None:
                 return None
