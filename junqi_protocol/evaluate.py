@@ -28,6 +28,13 @@ worth its material plus what the general would gain by the flag being shown.
 >>> t = square_tables(b, owner, kind, [True, True])
 >>> piece_score(b, t, 0, 1, b.point("K0")), t.reveal, piece_score(b, t, 1, 0, b.point("A3"))
 (480, [0, 30], 630)
+
+With seat 0's flag in the headquarters L1, the corner K0 on its side guards it; K4 does not.
+
+>>> owner[b.point("L1")], kind[b.point("L1")] = 0, 11
+>>> t = square_tables(b, owner, kind, [True, True])
+>>> t.guard[0][b.point("K0")], t.guard[0][b.point("K4")], piece_score(b, t, 0, 1, b.point("K0"))
+(40, 0, 520)
 """
 
 from typing import Final
