@@ -240,6 +240,10 @@ class Planner:
             self.close()
             self.threads = threads
 
+    def processes(self) -> int:
+        """The processes searching this move: ``threads`` once the workers run, else this one."""
+        return self.threads if self.pool is not None else 1
+
     def close(self) -> None:
         """End the worker processes (a later move starts them again)."""
         if self.pool is not None:
@@ -300,7 +304,7 @@ class Planner:
         worlds of the values from the deepest pass each world finished: all of a world's moves are
         scored at one depth, so within a world they compare alike, and a pass cut short still counts
         for the worlds it finished."""
-        n = self.threads if self.pool is not None else 1
+        n = self.processes()
         first = specs[:self.worlds * n]
         rounds = -(-len(first) // n)  # worlds a process searches in one pass
         values = dict(static)
@@ -329,7 +333,7 @@ class Planner:
               deadline: float) -> list[tuple[int, list[float]]]:
         """One pass over ``worlds``, dealt round-robin between this process and the workers; the
         worlds finished by the deadline, in world order."""
-        n = self.threads if self.pool is not None else 1
+        n = self.processes()
         if n > 1:
             assert self.pool is not None
             self.pool.submit([(self.move, specs[i::n], roots, odds, depth, deadline) for i in range(1, n)])
