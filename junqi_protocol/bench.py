@@ -44,27 +44,34 @@ UNBOUNDED_MS = 10 ** 9  # the time a fixed-depth search is given: it ends by its
 FLOOR = 1e-6  # a method that gives the true kind 0 is charged log(1/FLOOR), and counted
 
 
+def first_move(variant: str, n: int, ms: int, depth: int = 0) -> tuple[Optional[tuple[int, int]], int, int, int]:
+    """The ``search`` player's first move in the ``n``-th dealt game (seeded), thinking ``ms`` or, with
+    ``depth``, to that depth whatever it takes (one thread: the same move and nodes every run, compiled
+    or not). Returns the move, the nodes, the depth reached and the milliseconds spent."""
+    player = Player("search", n)
+    player.new_game(variant, 0, Rules(variant))
+    player.lineup(deals(1, Board(variant).seats, 100 + n)[0][0])
+    player.begin({})
+    if depth:
+        player.planner.max_depth = depth
+    t = time.perf_counter()
+    move = player.planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments,
+                                 UNBOUNDED_MS if depth else ms, player.rng)
+    spent = int((time.perf_counter() - t) * 1000)
+    return move, player.planner.nodes, player.planner.depth, spent
+
+
 def bench_speed(variant: str, ms: int, positions: int, depth: int = 0) -> int:
     """Search the first move of ``positions`` dealt games for ``ms`` each, or with ``depth`` to that
     depth whatever it takes (one thread, seeded: the same nodes every run)."""
-    board = Board(variant)
     nodes = 0
     spent = 0
     depths: list[int] = []
     for n in range(positions):
-        dealt = deals(1, board.seats, 100 + n)[0]
-        player = Player("search", n)
-        player.new_game(variant, 0, Rules(variant))
-        player.lineup(dealt[0])
-        player.begin({})
-        if depth:
-            player.planner.max_depth = depth
-        t = time.perf_counter()
-        player.planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, UNBOUNDED_MS if depth else ms,
-                              player.rng)
-        spent += int((time.perf_counter() - t) * 1000)
-        nodes += player.planner.nodes
-        depths.append(player.planner.depth)
+        _, searched, reached, ms_spent = first_move(variant, n, ms, depth)
+        nodes += searched
+        spent += ms_spent
+        depths.append(reached)
     print(f"speed {variant}: {nodes} nodes in {spent} ms over {positions} opening positions: "
           f"{nodes * 1000 // max(1, spent)} nodes/s; root passes reached depth {depths}")
     return nodes

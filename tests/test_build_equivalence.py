@@ -1,7 +1,8 @@
 """The mypyc-compiled and the pure-Python build compute the same things.
 
 Perft counts, best lines at a fixed depth (move, score and node count: the trees must be identical,
-not just the answers) and renju forbidden points. The pure-Python build is the source tree; the
+not just the answers), renju forbidden points and Junqi's determinized search (move and node count
+at a fixed depth). The pure-Python build is the source tree; the
 compiled one is the installed package (``pip install .``). Each runs this file as a script in its
 own interpreter and prints what it computed as JSON; the tests compare the two. When the installed
 package is not compiled (an editable install, ``SANQI_PURE=1``, a failed compile) they skip and say
@@ -21,6 +22,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 XIANGQI_DEPTH = 4
 GOMOKU_DEPTH = 3
+JUNQI_DEPTH = 2
+JUNQI_POSITIONS = 2
 
 
 # --- the probe: runs in a child interpreter, against whichever build it imports ------------------
@@ -98,12 +101,21 @@ def probe_xiangqi_search_nn() -> dict[str, list[Any]]:
     return {name: best_line(Position.from_fen(fen, net=net), XIANGQI_DEPTH) for name, fen in xiangqi_fens().items()}
 
 
+def probe_junqi_search() -> dict[str, list[Any]]:
+    """The determinized search's first move in dealt games, each variant: move, nodes, depth."""
+    from junqi_protocol.bench import first_move
+
+    return {f"{variant} {n}": list(first_move(variant, n, 0, JUNQI_DEPTH)[:3])
+            for variant in ("2p", "4p") for n in range(JUNQI_POSITIONS)}
+
+
 PROBES: dict[str, Callable[[], Any]] = {
     "xiangqi_perft": probe_xiangqi_perft,
     "xiangqi_search": probe_xiangqi_search,
     "xiangqi_search_nn": probe_xiangqi_search_nn,
     "renju_forbidden": probe_renju_forbidden,
     "gomoku_search": probe_gomoku_search,
+    "junqi_search": probe_junqi_search,
 }
 
 
