@@ -1,9 +1,10 @@
-"""How many nodes our threat search needs for the wins of the 20x20 study (an analysis tool, not a test).
+"""How many nodes our threat search needs for the wins of the 20x20 and 15x15 studies (an analysis tool, not a test).
 
 Counts nodes, not time, so a busy machine does not change what it prints. For each single-move turn of
 ``tests/data/gomoku/pela20_turns.txt`` it plays the move played in the game and lets the opponent's
 threat search (a fresh ThreatSearch, VCT to ``--depth``, at most ``--nodes`` nodes) look for its win;
-for each position of ``tests/data/gomoku/pela20_wins.txt`` it lets ours look for our win. Prints one
+for each position of ``tests/data/gomoku/pela20_wins.txt`` (20x20) and ``pela15_wins.txt`` (15x15, the
+full-board draws of 28 November) it lets ours look for our win. Prints one
 line a position: found or not, the line's length, the nodes it took, and a total. Run from a checkout::
 
     PYTHONPATH=. python tests/tools/gomoku_tss_nodes.py --depth 6 --nodes 200000
@@ -93,8 +94,9 @@ def main() -> int:
         x, y = parse_pos(played)[0]
         b.play(b.index(x, y), b.side)
         cases.append((f"{game} {number} after {played} ({kind})", b))
-    for game, number, moves, _played, mate in rows("pela20_wins.txt"):
-        cases.append((f"{game} {number} ours ({mate})", board_of(moves, 20)))
+    for wins, size in (("pela20_wins.txt", 20), ("pela15_wins.txt", 15)):
+        for game, number, moves, _played, mate in rows(wins):
+            cases.append((f"{game} {number} ours ({mate})", board_of(moves, size)))
     found = total = 0
     for name, b in cases:
         if only and name.split()[0] not in only:
