@@ -30,6 +30,11 @@ MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
 
 def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
+    return generate_from(board, vec[i64](squares), 0, len(squares), side, captures_only)
+
+
+def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool) -> list[int]:
+    """Moves of the pieces on ``squares[first:last]`` (all of ``side``), packed ``from << 7 | to``."""
     own = OWN[side]
     moves = MOVE_OBJECTS
     out: list[object] = []
@@ -37,7 +42,9 @@ def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool
     to: i64
     q: i64
     i: i64
-    for sq in squares:
+    j: i64
+    for j in range(first, last):
+        sq = squares[j]
         kind: i64 = board[sq] & 7
         base: i64 = sq << 7
         if kind == ROOK:
@@ -101,8 +108,8 @@ def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool
     return cast(list[int], out)
 
 
-def quiet_checks(board: vec[i64], squares: list[int], side: i64, king: i64) -> list[int]:
-    """The quiet moves of the pieces on ``squares`` (all of ``side``) that attack ``king``, in the order
+def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, king: i64) -> list[int]:
+    """The quiet moves of the pieces on ``squares[first:last]`` (all of ``side``) that attack ``king``, in the order
     of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
     Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
@@ -113,7 +120,9 @@ def quiet_checks(board: vec[i64], squares: list[int], side: i64, king: i64) -> l
     sq: i64
     to: i64
     i: i64
-    for sq in squares:
+    j: i64
+    for j in range(first, last):
+        sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
         uncovers = related[sq] != 0

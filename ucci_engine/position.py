@@ -23,7 +23,7 @@ from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
 )
-from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
+from ucci_engine.movegen import attacked, checks_after, evasions, generate, generate_from, quiet_checks, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
     RANKS, RED_SIDE, RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -37,6 +37,8 @@ UNKNOWN_LINES: Final = -(1 << 40)  # a ply's king lines not yet weighed (they ne
 # ElephantEye's near full-width search these scored +4.8 +- 3.5 points a hundred games over 1,079 games
 # (docs/results/xiangqi.md, "Late move pruning half again as wide").
 LATE_MOVES: Final = [0, 12, 18, 27]
+# Each side's piece list takes LIST_SPAN entries of Position.squares: red's from 0, black's from LIST_SPAN.
+LIST_SPAN: Final = 16
 
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
@@ -157,7 +159,11 @@ class Position(SearchPosition):
     def __init__(self) -> None:
         self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
-        self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
+        # Each side's piece list (the squares of its pieces) in one vector: side s's are entries
+        # s * LIST_SPAN to s * LIST_SPAN + counts[s] - 1. Compiled, a capture or its undoing is a count
+        # changed and an entry written, where a list popped and appended boxed and released its ints.
+        self.squares = vec[i64]([0] * (2 * LIST_SPAN))
+        self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
         self.kings = vec[i64]([0, 0])
         self.hash = 0
@@ -204,10 +210,14 @@ class Position(SearchPosition):
             raise FenError(problem)
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
-        self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
+        self.squares = vec[i64]([0] * (2 * LIST_SPAN))
+        self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)
-        for own in self.pieces:
+        for s in (RED_SIDE, BLACK_SIDE):
+            own = [sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s]
+            self.counts[s] = len(own)
             for i, sq in enumerate(own):
+                self.squares[s * LIST_SPAN + i] = sq
                 self.slots[sq] = i
         self.kings = vec[i64]([sq for code in (KING, KING | BLACK) for sq in range(SQUARES) if board[sq] == code])
         self.fullmove = max(1, counter(fields, 5, 1))
@@ -242,7 +252,8 @@ class Position(SearchPosition):
         pos = Position()
         pos.board = self.board[:]
         pos.side = self.side
-        pos.pieces = [self.pieces[0][:], self.pieces[1][:]]
+        pos.squares = self.squares[:]
+        pos.counts = self.counts[:]
         pos.slots = self.slots[:]
         pos.kings = self.kings[:]
         pos.hash = self.hash
@@ -257,6 +268,11 @@ class Position(SearchPosition):
         pos.ply = self.ply
         pos.top = pos.plies[-1]
         return pos
+
+    @property
+    def pieces(self) -> list[list[int]]:
+        """Each side's piece list (the squares of its pieces), red's first: a copy."""
+        return [[self.squares[s * LIST_SPAN + i] for i in range(self.counts[s])] for s in (RED_SIDE, BLACK_SIDE)]
 
     @property
     def keys(self) -> list[int]:
@@ -289,9 +305,8 @@ class Position(SearchPosition):
         if captured:
             index = slots[to]
             self._drop(side ^ 1, index)
-        own = self.pieces[side]
         slot: i64 = slots[frm]
-        own[slot] = to
+        self.squares[side * LIST_SPAN + slot] = to
         slots[to] = slot
         if piece & 7 == KING:
             self.kings[side] = to
@@ -385,7 +400,7 @@ class Position(SearchPosition):
         board[to] = captured
         slots = self.slots
         slot: i64 = slots[to]
-        self.pieces[side][slot] = frm
+        self.squares[side * LIST_SPAN + slot] = frm
         slots[frm] = slot
         if captured:
             self._restore(self.side, ply.index, to)
@@ -422,22 +437,26 @@ class Position(SearchPosition):
 
     def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
-        own = self.pieces[side]
-        last = own.pop()
-        if index < len(own):
-            own[index] = last
+        squares = self.squares
+        base: i64 = side * LIST_SPAN
+        count: i64 = self.counts[side] - 1
+        self.counts[side] = count
+        if index < count:
+            last: i64 = squares[base + count]
+            squares[base + index] = last
             self.slots[last] = index
 
     def _restore(self, side: i64, index: i64, sq: i64) -> None:
         """Undo :meth:`_drop`: the piece on ``sq`` back at ``index``, the one that took its place last again."""
-        own = self.pieces[side]
-        if index < len(own):
-            moved = own[index]
-            self.slots[moved] = len(own)
-            own.append(moved)
-            own[index] = sq
-        else:
-            own.append(sq)
+        squares = self.squares
+        base: i64 = side * LIST_SPAN
+        count: i64 = self.counts[side]
+        if index < count:
+            moved: i64 = squares[base + index]
+            self.slots[moved] = count
+            squares[base + count] = moved
+        squares[base + index] = sq
+        self.counts[side] = count + 1
         self.slots[sq] = index
 
     def make_null(self) -> None:
@@ -497,13 +516,17 @@ class Position(SearchPosition):
 
     def moves(self) -> list[int]:
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
-        moves = generate(self.board, self.pieces[self.side], self.side, False)
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        moves = generate_from(self.board, self.squares, first, first + self.counts[side], side, False)
         if self.top.check:
             return evasions(self.board, moves, self.kings[self.side], self.side)
         return moves
 
     def noisy_moves(self) -> list[int]:
-        return generate(self.board, self.pieces[self.side], self.side, True)
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        return generate_from(self.board, self.squares, first, first + self.counts[side], side, True)
 
     def in_check(self) -> bool:
         return self.top.check
@@ -511,8 +534,11 @@ class Position(SearchPosition):
     def null_ok(self) -> bool:
         # Zugzwang is real in xiangqi endings: only null-move with a rook, horse or cannon left.
         board = self.board
-        for sq in self.pieces[self.side]:
-            kind = board[sq] & 7
+        squares = self.squares
+        first: i64 = self.side * LIST_SPAN
+        i: i64
+        for i in range(first, first + self.counts[self.side]):
+            kind = board[squares[i]] & 7
             if kind == ROOK or kind == KNIGHT or kind == CANNON:
                 return True
         return False
@@ -581,7 +607,9 @@ class Position(SearchPosition):
         return SEE_VALUE[board[move >> 7] & 7] > SEE_VALUE[board[move & 127] & 7] and exchange(board, move) < 0
 
     def quiet_checks(self) -> list[int]:
-        return quiet_checks(self.board, self.pieces[self.side], self.side, self.kings[self.side ^ 1])
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1])
 
     def quiet_loses(self, move: int) -> bool:
         return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
@@ -660,7 +688,7 @@ class Position(SearchPosition):
             else:
                 continue
             if self._legal_for(side, m):
-                mask |= 1 << self.pieces[side ^ 1].index(to)
+                mask |= 1 << self.slots[to]
         return mask
 
     def _legal_for(self, side: int, move: int) -> bool:
@@ -680,16 +708,11 @@ class Position(SearchPosition):
         owner = self.board[sq] >> 3
         saved = self.board[sq]
         self.board[sq] = PAWN | ((owner ^ 1) << 3)  # stand-in for the capturer
-        own = self.pieces[owner]
-        index = self.slots[sq]
-        own.pop(index)
-        self.pieces[owner ^ 1].append(sq)
+        own = [s for s in self.pieces[owner] if s != sq]
         try:
             recaptures = [m for m in generate(self.board, own, owner, True) if m & 127 == sq]
             return any(self._legal_for(owner, m) for m in recaptures)
         finally:
-            self.pieces[owner ^ 1].pop()
-            own.insert(index, sq)
             self.board[sq] = saved
 
     # --- text ------------------------------------------------------------------------------------
