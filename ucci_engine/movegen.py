@@ -17,8 +17,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, RELATED, ROOK,
+    BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, LEG, LINE, MOVE_LIMIT, PAWN, PAWN_FROM,
+    PAWN_FROM_AT, RAY_AT, RAY_TO, RELATE, ROOK, SQUARES,
 )
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
@@ -35,7 +35,6 @@ def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool
 
 def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares[first:last]`` (all of ``side``), packed ``from << 7 | to``."""
-    own = OWN[side]
     moves = MOVE_OBJECTS
     out: list[object] = []
     sq: i64
@@ -43,27 +42,29 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
     q: i64
     i: i64
     j: i64
+    k: i64
     for j in range(first, last):
         sq = squares[j]
-        kind: i64 = board[sq] & 7
+        piece: i64 = board[sq]
+        kind: i64 = piece & 7
         base: i64 = sq << 7
         if kind == ROOK:
-            for ray in RAYS[sq]:
-                for i in range(len(ray)):
-                    to = ray[i]
+            for k in range(sq * 4, sq * 4 + 4):
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
                             out.append(moves[base | to])
                     else:
-                        if not own[q]:
+                        if q >> 3 != side:
                             out.append(moves[base | to])
                         break
         elif kind == CANNON:
-            for ray in RAYS[sq]:
+            for k in range(sq * 4, sq * 4 + 4):
                 screened = False
-                for i in range(len(ray)):
-                    to = ray[i]
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     q = board[to]
                     if not screened:
                         if q == 0:
@@ -72,38 +73,29 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                         else:
                             screened = True
                     elif q != 0:
-                        if not own[q]:
+                        if q >> 3 != side:
                             out.append(moves[base | to])
                         break
-        elif kind == KNIGHT:
-            steps = KNIGHT_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                if board[steps[i + 1]] == 0:
-                    to = steps[i]
+        elif kind == KNIGHT or kind == BISHOP:
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
+                if board[LEAP_TO[i + 1]] == 0:
+                    to = LEAP_TO[i]
                     q = board[to]
-                    if (q != 0 or not captures_only) and not own[q]:
-                        out.append(moves[base | to])
-        elif kind == PAWN:
-            steps = PAWN_STEPS[side][sq]
-            for i in range(len(steps)):
-                to = steps[i]
-                q = board[to]
-                if (q != 0 or not captures_only) and not own[q]:
-                    out.append(moves[base | to])
-        elif kind == BISHOP:
-            steps = BISHOP_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                if board[steps[i + 1]] == 0:
-                    to = steps[i]
-                    q = board[to]
-                    if (q != 0 or not captures_only) and not own[q]:
+                    if q == 0:
+                        if not captures_only:
+                            out.append(moves[base | to])
+                    elif q >> 3 != side:
                         out.append(moves[base | to])
         else:
-            steps = ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]
-            for i in range(len(steps)):
-                to = steps[i]
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+                to = LEAP_TO[i]
                 q = board[to]
-                if (q != 0 or not captures_only) and not own[q]:
+                if q == 0:
+                    if not captures_only:
+                        out.append(moves[base | to])
+                elif q >> 3 != side:
                     out.append(moves[base | to])
     return cast(list[int], out)
 
@@ -114,38 +106,39 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
     Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
-    related = RELATED[king]
+    related: i64 = king * SQUARES
     moves = MOVE_OBJECTS
     out: list[object] = []
     sq: i64
     to: i64
     i: i64
     j: i64
+    k: i64
     for j in range(first, last):
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
-        uncovers = related[sq] != 0
+        uncovers = RELATE[related + sq] != 0
         if kind == ROOK or kind == CANNON:
-            for ray in RAYS[sq]:
-                for i in range(len(ray)):
-                    to = ray[i]
+            for k in range(sq * 4, sq * 4 + 4):
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     if board[to] != 0:
                         break
-                    if (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    if (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                         out.append(moves[sq << 7 | to])
         elif kind == KNIGHT or kind == BISHOP:
-            steps = KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                to = steps[i]
-                if (board[steps[i + 1]] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
+                to = LEAP_TO[i]
+                if (board[LEAP_TO[i + 1]] == 0 and board[to] == 0 and (uncovers or RELATE[related + to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
                     out.append(moves[sq << 7 | to])
         else:
-            steps = PAWN_STEPS[side][sq] if kind == PAWN else (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq])
-            for i in range(len(steps)):
-                to = steps[i]
-                if board[to] == 0 and (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+                to = LEAP_TO[i]
+                if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                     out.append(moves[sq << 7 | to])
     return cast(list[int], out)
 
@@ -166,16 +159,18 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
     enemy: i64 = (side ^ 1) << 3
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
-    marks = vec[i64]([0] * len(board))
+    marks = vec[i64]([0] * SQUARES)
     marks[king] = 3
     i: i64
     j: i64
     f: i64
     q: i64
-    for ray in RAYS[king]:
+    k: i64
+    for k in range(king * 4, king * 4 + 4):
+        lo: i64 = RAY_AT[k]
         first: i64 = -1
-        for i in range(len(ray)):
-            q = board[ray[i]]
+        for i in range(lo, RAY_AT[k + 1]):
+            q = board[RAY_TO[i]]
             if q == 0:
                 continue
             if first < 0:
@@ -184,21 +179,21 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
                     continue
             elif q != cannon:
                 break
-            for j in range(i + 1):
+            for j in range(lo, i + 1):
                 if j != first or first == i:
-                    marks[ray[j]] |= 1
+                    marks[RAY_TO[j]] |= 1
             if first != i:
-                marks[ray[first]] |= 2
+                marks[RAY_TO[first]] |= 2
             break
-    attackers = KNIGHT_ATTACKERS[king]
-    for i in range(0, len(attackers), 2):
-        f, leg = attackers[i], attackers[i + 1]
+    for i in range(KNIGHT_FROM_AT[king], KNIGHT_FROM_AT[king + 1], 2):
+        f = KNIGHT_FROM[i]
+        leg: i64 = KNIGHT_FROM[i + 1]
         if board[f] == knight and board[leg] == 0:
             marks[f] |= 1
             marks[leg] |= 1
-    attackers = PAWN_ATTACKERS[side ^ 1][king]
-    for i in range(len(attackers)):
-        f = attackers[i]
+    k = (side ^ 1) * SQUARES + king
+    for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+        f = PAWN_FROM[i]
         if board[f] == pawn:
             marks[f] |= 1
     return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
@@ -228,20 +223,18 @@ def uncovered(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     rook: i64 = enemy | ROOK
     cannon: i64 = enemy | CANNON
     king: i64 = enemy | KING
-    lines = LINES[sq]
-    rays = RAYS[sq]
-    line: i64 = lines[frm]
-    if line < 4 and _line_hit(board, rays[line], rook, cannon, king):
+    lines: i64 = sq * SQUARES
+    line: i64 = LINE[lines + frm]
+    if line < 4 and _line_hit(board, sq * 4 + line, rook, cannon, king):
         return True
-    other: i64 = lines[to]
-    if other < 4 and other != line and _line_hit(board, rays[other], rook, cannon, king):
+    other: i64 = LINE[lines + to]
+    if other < 4 and other != line and _line_hit(board, sq * 4 + other, rook, cannon, king):
         return True
     if line == LEG:
         knight: i64 = enemy | KNIGHT
-        attackers = KNIGHT_ATTACKERS[sq]
         i: i64
-        for i in range(0, len(attackers), 2):
-            if attackers[i + 1] == frm and board[attackers[i]] == knight:
+        for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+            if KNIGHT_FROM[i + 1] == frm and board[KNIGHT_FROM[i]] == knight:
                 return True
     return False
 
@@ -252,24 +245,24 @@ def checks_after(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     kind: i64 = board[to] & 7
     i: i64
     if kind == KNIGHT:
-        attackers = KNIGHT_ATTACKERS[sq]
-        for i in range(0, len(attackers), 2):
-            if attackers[i] == to and board[attackers[i + 1]] == 0:
+        for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+            if KNIGHT_FROM[i] == to and board[KNIGHT_FROM[i + 1]] == 0:
                 return True
     elif kind == PAWN:
-        attackers = PAWN_ATTACKERS[by][sq]
-        for i in range(len(attackers)):
-            if attackers[i] == to:
+        k: i64 = by * SQUARES + sq
+        for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+            if PAWN_FROM[i] == to:
                 return True
     return uncovered(board, sq, by, frm, to)
 
 
-def _line_hit(board: vec[i64], ray: bytes, rook: i64, cannon: i64, king: i64) -> bool:
-    """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
+def _line_hit(board: vec[i64], ray: i64, rook: i64, cannon: i64, king: i64) -> bool:
+    """Along the ray ``ray`` (``sq * 4 + direction``, see ``tables.RAY_AT``): ``rook`` or ``king`` first, or
+    ``cannon`` behind one screen."""
     screened = False
     i: i64
-    for i in range(len(ray)):
-        q: i64 = board[ray[i]]
+    for i in range(RAY_AT[ray], RAY_AT[ray + 1]):
+        q: i64 = board[RAY_TO[i]]
         if q != 0:
             if not screened:
                 if q == rook or q == king:
@@ -284,18 +277,18 @@ def _hit(board: vec[i64], sq: i64, by: i64, flying_king: i64) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
     enemy: i64 = by << 3
     rook, cannon = enemy | ROOK, enemy | CANNON
-    for ray in RAYS[sq]:
-        if _line_hit(board, ray, rook, cannon, flying_king):
+    k: i64
+    for k in range(sq * 4, sq * 4 + 4):
+        if _line_hit(board, k, rook, cannon, flying_king):
             return True
     knight: i64 = enemy | KNIGHT
-    attackers = KNIGHT_ATTACKERS[sq]
     i: i64
-    for i in range(0, len(attackers), 2):
-        if board[attackers[i]] == knight and board[attackers[i + 1]] == 0:
+    for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+        if board[KNIGHT_FROM[i]] == knight and board[KNIGHT_FROM[i + 1]] == 0:
             return True
     pawn: i64 = enemy | PAWN
-    attackers = PAWN_ATTACKERS[by][sq]
-    for i in range(len(attackers)):
-        if board[attackers[i]] == pawn:
+    k = by * SQUARES + sq
+    for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+        if board[PAWN_FROM[i]] == pawn:
             return True
     return False

@@ -25,8 +25,8 @@ from ucci_engine.evaluate import (
 )
 from ucci_engine.movegen import attacked, checks_after, evasions, generate, generate_from, quiet_checks, uncovered
 from ucci_engine.tables import (
-    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
-    RANKS, RED_SIDE, RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
+    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINE, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
+    RANKS, RED_SIDE, RELATE, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
 )
 
 START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -338,9 +338,10 @@ class Position(SearchPosition):
         ply.key = h
         ply.quiet = 0 if captured else last.quiet + 1
         # The king lines look along the kings' files and ranks only: a move off them keeps them.
-        red_lines, black_lines = LINES[self.kings[0]], LINES[self.kings[1]]
-        if (piece & 7 != KING and red_lines[frm] >= LEG and red_lines[to] >= LEG and black_lines[frm] >= LEG
-                and black_lines[to] >= LEG):
+        red_lines: i64 = self.kings[0] * SQUARES
+        black_lines: i64 = self.kings[1] * SQUARES
+        if (piece & 7 != KING and LINE[red_lines + frm] >= LEG and LINE[red_lines + to] >= LEG
+                and LINE[black_lines + frm] >= LEG and LINE[black_lines + to] >= LEG):
             ply.lines = last.lines
         else:
             ply.lines = UNKNOWN_LINES
@@ -369,8 +370,8 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             return attacked(board, to, side ^ 1)
         king = self.kings[side]
-        related = RELATED[king]
-        if related[frm] == 0 and related[to] == 0:
+        related: i64 = king * SQUARES
+        if RELATE[related + frm] == 0 and RELATE[related + to] == 0:
             # Whether the king is attacked changes only when a related square does: a check
             # stays (most moves tried in check end here), and no new one appears.
             return self.top.check
@@ -381,9 +382,9 @@ class Position(SearchPosition):
 
     def _checks(self, frm: i64, to: i64) -> bool:
         """With the board showing the side to move's move from ``frm`` to ``to``: does it attack the other king?"""
-        their_king = self.kings[self.side ^ 1]
-        related = RELATED[their_king]
-        return (related[frm] != 0 or related[to] != 0) and checks_after(self.board, their_king, self.side, frm, to)
+        their_king: i64 = self.kings[self.side ^ 1]
+        related: i64 = their_king * SQUARES
+        return (RELATE[related + frm] != 0 or RELATE[related + to] != 0) and checks_after(self.board, their_king, self.side, frm, to)
 
     def unmake(self) -> None:
         ply = self.top
