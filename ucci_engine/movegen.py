@@ -26,17 +26,35 @@ from ucci_engine.tables import (
 # an entry only gains a reference. ``generate`` and ``quiet_checks`` build their lists from them and
 # return them as list[int].
 MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
+# More than a side's pseudo-legal moves can ever number (two rooks and two cannons 17 each, two horses 8,
+# two elephants and two advisors 4, the king 4, five pawns 3: 119).
+MOST_MOVES: Final = 128
+
+
+def scratch() -> vec[i64]:
+    """Room for one generation's moves (see :func:`generate_from`)."""
+    return vec[i64]([0] * MOST_MOVES)
+
+
+def _listed(found: vec[i64], count: i64) -> list[int]:
+    """The first ``count`` moves of ``found`` as a list: made at its length and filled, where appending
+    grew it several times over."""
+    if count == 0:
+        return []
+    moves = MOVE_OBJECTS
+    return cast(list[int], [moves[m] for m in found[:count]])
 
 
 def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
-    return generate_from(board, vec[i64](squares), 0, len(squares), side, captures_only)
+    return generate_from(board, vec[i64](squares), 0, len(squares), side, captures_only, scratch())
 
 
-def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool) -> list[int]:
-    """Moves of the pieces on ``squares[first:last]`` (all of ``side``), packed ``from << 7 | to``."""
-    moves = MOVE_OBJECTS
-    out: list[object] = []
+def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool,
+                  found: vec[i64]) -> list[int]:
+    """Moves of the pieces on ``squares[first:last]`` (all of ``side``), packed ``from << 7 | to``; ``found``
+    (:func:`scratch`) takes them as they are found."""
+    n: i64 = 0
     sq: i64
     to: i64
     q: i64
@@ -55,10 +73,12 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                     q = board[to]
                     if q == 0:
                         if not captures_only:
-                            out.append(moves[base | to])
+                            found[n] = base | to
+                            n += 1
                     else:
                         if q >> 3 != side:
-                            out.append(moves[base | to])
+                            found[n] = base | to
+                            n += 1
                         break
         elif kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
@@ -69,12 +89,14 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                     if not screened:
                         if q == 0:
                             if not captures_only:
-                                out.append(moves[base | to])
+                                found[n] = base | to
+                                n += 1
                         else:
                             screened = True
                     elif q != 0:
                         if q >> 3 != side:
-                            out.append(moves[base | to])
+                            found[n] = base | to
+                            n += 1
                         break
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
@@ -84,9 +106,11 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                     q = board[to]
                     if q == 0:
                         if not captures_only:
-                            out.append(moves[base | to])
+                            found[n] = base | to
+                            n += 1
                     elif q >> 3 != side:
-                        out.append(moves[base | to])
+                        found[n] = base | to
+                        n += 1
         else:
             k = piece * SQUARES + sq
             for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
@@ -94,21 +118,23 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                 q = board[to]
                 if q == 0:
                     if not captures_only:
-                        out.append(moves[base | to])
+                        found[n] = base | to
+                        n += 1
                 elif q >> 3 != side:
-                    out.append(moves[base | to])
-    return cast(list[int], out)
+                    found[n] = base | to
+                    n += 1
+    return _listed(found, n)
 
 
-def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, king: i64) -> list[int]:
+def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, king: i64,
+                 found: vec[i64]) -> list[int]:
     """The quiet moves of the pieces on ``squares[first:last]`` (all of ``side``) that attack ``king``, in the order
     of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
     Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
     related: i64 = king * SQUARES
-    moves = MOVE_OBJECTS
-    out: list[object] = []
+    n: i64 = 0
     sq: i64
     to: i64
     i: i64
@@ -126,21 +152,24 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
                     if board[to] != 0:
                         break
                     if (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                        out.append(moves[sq << 7 | to])
+                        found[n] = sq << 7 | to
+                        n += 1
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
             for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
                 to = LEAP_TO[i]
                 if (board[LEAP_TO[i + 1]] == 0 and board[to] == 0 and (uncovers or RELATE[related + to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
-                    out.append(moves[sq << 7 | to])
+                    found[n] = sq << 7 | to
+                    n += 1
         else:
             k = piece * SQUARES + sq
             for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
                 to = LEAP_TO[i]
                 if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                    out.append(moves[sq << 7 | to])
-    return cast(list[int], out)
+                    found[n] = sq << 7 | to
+                    n += 1
+    return _listed(found, n)
 
 
 def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[int]:

@@ -23,7 +23,7 @@ from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
 )
-from ucci_engine.movegen import attacked, checks_after, evasions, generate, generate_from, quiet_checks, uncovered
+from ucci_engine.movegen import attacked, checks_after, evasions, generate, generate_from, quiet_checks, scratch, uncovered
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINE, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
     RANKS, RED_SIDE, RELATE, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -165,6 +165,7 @@ class Position(SearchPosition):
         self.squares = vec[i64]([0] * (2 * LIST_SPAN))
         self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
+        self.found = scratch()  # where move generation writes what it finds before listing it
         self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
@@ -519,7 +520,7 @@ class Position(SearchPosition):
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        moves = generate_from(self.board, self.squares, first, first + self.counts[side], side, False)
+        moves = generate_from(self.board, self.squares, first, first + self.counts[side], side, False, self.found)
         if self.top.check:
             return evasions(self.board, moves, self.kings[self.side], self.side)
         return moves
@@ -527,7 +528,7 @@ class Position(SearchPosition):
     def noisy_moves(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        return generate_from(self.board, self.squares, first, first + self.counts[side], side, True)
+        return generate_from(self.board, self.squares, first, first + self.counts[side], side, True, self.found)
 
     def in_check(self) -> bool:
         return self.top.check
@@ -610,7 +611,7 @@ class Position(SearchPosition):
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1])
+        return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
         return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
