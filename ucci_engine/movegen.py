@@ -36,7 +36,7 @@ def scratch() -> vec[i64]:
     return vec[i64]([0] * MOST_MOVES)
 
 
-def _listed(found: vec[i64], count: i64) -> list[int]:
+def listed(found: vec[i64], count: i64) -> list[int]:
     """The first ``count`` moves of ``found`` as a list: made at its length and filled, where appending
     grew it several times over."""
     if count == 0:
@@ -47,13 +47,14 @@ def _listed(found: vec[i64], count: i64) -> list[int]:
 
 def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
-    return generate_from(board, vec[i64](squares), 0, len(squares), side, captures_only, scratch())
+    found = scratch()
+    return listed(found, generate_into(board, vec[i64](squares), 0, len(squares), side, captures_only, found))
 
 
-def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool,
-                  found: vec[i64]) -> list[int]:
-    """Moves of the pieces on ``squares[first:last]`` (all of ``side``), packed ``from << 7 | to``; ``found``
-    (:func:`scratch`) takes them as they are found."""
+def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool,
+                  found: vec[i64]) -> i64:
+    """How many moves the pieces on ``squares[first:last]`` (all of ``side``) have, written to the start of
+    ``found`` (:func:`scratch`) packed ``from << 7 | to``."""
     n: i64 = 0
     sq: i64
     to: i64
@@ -123,7 +124,7 @@ def generate_from(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                 elif q >> 3 != side:
                     found[n] = base | to
                     n += 1
-    return _listed(found, n)
+    return n
 
 
 def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, king: i64,
@@ -169,7 +170,7 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
                 if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                     found[n] = sq << 7 | to
                     n += 1
-    return _listed(found, n)
+    return listed(found, n)
 
 
 def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[int]:
@@ -185,6 +186,12 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
     >>> len(moves), sorted(move_name(m) for m in evasions(pos.board, moves, pos.kings[0], 0))
     (20, ['c1e1', 'e0d0', 'e0e1', 'e0f0'])
     """
+    found = vec[i64](moves)
+    return listed(found, evasions_in(board, found, len(moves), king, side))
+
+
+def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i64) -> i64:
+    """:func:`evasions` of the first ``count`` moves of ``found``, kept at its start in their order: how many."""
     enemy: i64 = (side ^ 1) << 3
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
@@ -225,7 +232,14 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
         f = PAWN_FROM[i]
         if board[f] == pawn:
             marks[f] |= 1
-    return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
+    n: i64 = 0
+    m: i64
+    for i in range(count):
+        m = found[i]
+        if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0:
+            found[n] = m
+            n += 1
+    return n
 
 
 def _checks_by(board: vec[i64], king: i64, side: i64, frm: i64, to: i64, piece: i64) -> bool:

@@ -23,7 +23,9 @@ from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
 )
-from ucci_engine.movegen import attacked, checks_after, evasions, generate, generate_from, quiet_checks, scratch, uncovered
+from ucci_engine.movegen import (
+    attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
+)
 from ucci_engine.tables import (
     BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINE, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
     RANKS, RED_SIDE, RELATE, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
@@ -520,15 +522,17 @@ class Position(SearchPosition):
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        moves = generate_from(self.board, self.squares, first, first + self.counts[side], side, False, self.found)
+        found = self.found
+        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, False, found)
         if self.top.check:
-            return evasions(self.board, moves, self.kings[self.side], self.side)
-        return moves
+            n = evasions_in(self.board, found, n, self.kings[side], side)
+        return listed(found, n)
 
     def noisy_moves(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        return generate_from(self.board, self.squares, first, first + self.counts[side], side, True, self.found)
+        found = self.found
+        return listed(found, generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
 
     def in_check(self) -> bool:
         return self.top.check
