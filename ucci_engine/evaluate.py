@@ -237,10 +237,10 @@ def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
 # --- static exchange evaluation ---------------------------------------------------------------
 
 # What a piece is worth in an exchange; the king is worth more than anything it could win.
-SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
+SEE_VALUE: Final = vec[i64]([0, 5000, 20, 20, 90, 200, 95, 15])
 
 
-def least_attacker(board: vec[i64], sq: i64, side: i64) -> int:
+def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
     enemy: i64 = side << 3
     pawn: i64 = enemy | PAWN
@@ -309,22 +309,24 @@ def exchange(board: vec[i64], move: int) -> int:
     >>> exchange(pos.board, parse_move("e5e6"))
     -185
     """
-    frm, to = move >> 7, move & 127
-    victim = board[to]
-    piece = board[frm]
+    frm: i64 = move >> 7
+    to: i64 = move & 127
+    victim: i64 = board[to]
+    piece: i64 = board[frm]
     board[to] = piece
     board[frm] = 0
     # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
     # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
     # into bounds low and high, it is decided once low reaches high. No list is made: the squares
     # the recapturing pieces left, with their codes, are packed into one int (11 bits a capture).
-    balance = SEE_VALUE[victim & 7]
-    low, high = -_EXCHANGE_BOUND, _EXCHANGE_BOUND
+    balance: i64 = SEE_VALUE[victim & 7]
+    low: i64 = -_EXCHANGE_BOUND
+    high: i64 = _EXCHANGE_BOUND
     left = 0
-    side = (piece >> 3) ^ 1
+    side: i64 = (piece >> 3) ^ 1
     theirs = True  # whether the next capture is the opponent's
     while True:
-        at = least_attacker(board, to, side)
+        at: i64 = least_attacker(board, to, side)
         if at < 0:
             break
         if theirs:
@@ -334,12 +336,13 @@ def exchange(board: vec[i64], move: int) -> int:
             low = balance
         if low >= high:
             break
-        taken = SEE_VALUE[board[to] & 7]
+        taken: i64 = SEE_VALUE[board[to] & 7]
         balance = balance - taken if theirs else balance + taken
         # A plain int: ``left`` outgrows 64 bits after six recaptures, and an i64 code would make
         # the packing i64 arithmetic, which raised on a crowded square (seen in the fuzz test).
         code: int = board[at]
-        left = left << 11 | code << 7 | at
+        spot: int = at
+        left = left << 11 | code << 7 | spot
         board[to] = code
         board[at] = 0
         side ^= 1

@@ -48,13 +48,15 @@ _rng = random.Random(20261121)
 ZOBRIST: Final[list[vec[i64]]] = [vec[i64]([_rng.getrandbits(62) + 1 for _ in range(SQUARES)]) for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
 
-_MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
-_LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
+_MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
+_LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
+# _MVV_LVA[victim kind * 8 + attacker kind]: the most valuable victim first, then the least valuable attacker.
+_MVV_LVA: Final = vec[i64]([_MVV[v] * 8 + 8 - _LVA[a] for v in range(8) for a in range(8)])
 
 
 def _mvv_lva(board: vec[i64], capture: i64) -> i64:
     """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
-    return _MVV[board[capture & 127] & 7] * 8 + 8 - _LVA[board[capture >> 7] & 7]
+    return _MVV_LVA[(board[capture & 127] & 7) << 3 | (board[capture >> 7] & 7)]
 
 
 class FenError(ValueError):
@@ -610,7 +612,8 @@ class Position(SearchPosition):
 
     def capture_loses(self, move: int) -> bool:
         board = self.board
-        return SEE_VALUE[board[move >> 7] & 7] > SEE_VALUE[board[move & 127] & 7] and exchange(board, move) < 0
+        m: i64 = move
+        return SEE_VALUE[board[m >> 7] & 7] > SEE_VALUE[board[m & 127] & 7] and exchange(board, move) < 0
 
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
