@@ -47,6 +47,13 @@ _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": 
 _rng = random.Random(20261121)
 ZOBRIST: Final[list[vec[i64]]] = [vec[i64]([_rng.getrandbits(62) + 1 for _ in range(SQUARES)]) for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
+# KEYS[code * SQUARES + sq]: ZOBRIST[code][sq] in one vector (make reads two to four at every move).
+KEYS: Final = vec[i64]([key for row in ZOBRIST for key in row])
+
+
+def flat_values(values: list[vec[i64]]) -> vec[i64]:
+    """The piece-square values ``values[code][sq]`` in one vector, at ``code * SQUARES + sq``."""
+    return vec[i64]([value for row in values for value in row])
 
 _MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
 _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
@@ -174,6 +181,7 @@ class Position(SearchPosition):
         self.hash = 0
         self.score = 0  # red's point of view
         self.values: list[vec[i64]] = piece_values()
+        self.worth = flat_values(self.values)  # the same values in one vector
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
@@ -192,6 +200,7 @@ class Position(SearchPosition):
     def from_fen(fen: str, style: str = "normal", net: Optional[Network] = None) -> Position:
         pos = Position()
         pos.values = piece_values(style)
+        pos.worth = flat_values(pos.values)
         pos.net = net
         pos.set_fen(fen)
         return pos
@@ -251,6 +260,7 @@ class Position(SearchPosition):
 
     def set_style(self, style: str) -> None:
         self.values = piece_values(style)
+        self.worth = flat_values(self.values)
         self.rehash()
 
     def copy(self) -> Position:
@@ -264,6 +274,7 @@ class Position(SearchPosition):
         pos.hash = self.hash
         pos.score = self.score
         pos.values = self.values
+        pos.worth = self.worth
         pos.net = self.net
         pos.acc = self.acc[:]
         pos.fullmove = self.fullmove
@@ -325,13 +336,14 @@ class Position(SearchPosition):
         ply.captured = captured
         ply.index = index
         ply.score = self.score
-        values = self.values[piece]
-        keys = ZOBRIST[piece]
-        score: i64 = self.score + values[to] - values[frm]
-        h: i64 = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
+        worth = self.worth
+        at: i64 = piece * SQUARES
+        score: i64 = self.score + worth[at + to] - worth[at + frm]
+        h: i64 = self.hash ^ KEYS[at + frm] ^ KEYS[at + to] ^ ZOBRIST_SIDE
         if captured:
-            score -= self.values[captured][to]
-            h ^= ZOBRIST[captured][to]
+            gone: i64 = captured * SQUARES + to
+            score -= worth[gone]
+            h ^= KEYS[gone]
         self.score = score
         self.hash = h
         net = self.net
