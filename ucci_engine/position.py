@@ -55,6 +55,8 @@ def flat_values(values: list[vec[i64]]) -> vec[i64]:
     """The piece-square values ``values[code][sq]`` in one vector, at ``code * SQUARES + sq``."""
     return vec[i64]([value for row in values for value in row])
 
+# Repeated to size capture_orders' answer (``[0] * n`` would make and free this one-entry list every time).
+_NO_CAPTURE: Final = [0]
 _MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
 _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 # _MVV_LVA[victim kind * 8 + attacker kind]: the most valuable victim first, then the least valuable attacker.
@@ -603,7 +605,7 @@ class Position(SearchPosition):
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
-        out = [0] * len(moves)  # most moves of a full node are quiet: their entries stay 0
+        out = _NO_CAPTURE * len(moves)  # most moves of a full node are quiet: their entries stay 0
         i: i64
         m: i64
         for i, m in enumerate(moves):
