@@ -18,8 +18,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS, PAWN,
-    PAWN_ATTACKERS, RAYS, ROOK, SQUARES, rank_of,
+    ADVISOR, BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM, PAWN_FROM_AT,
+    RAY_AT, RAY_TO, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -187,12 +187,11 @@ def king_lines(board: vec[i64], kings: vec[i64], weights: list[int]) -> int:
         sign: i64 = 2 * side - 1  # a threat to red's king counts for black
         enemy: i64 = (side ^ 1) << 3
         cannon, rook = enemy | CANNON, enemy | ROOK
-        rays = RAYS[kings[side]]
+        rays: i64 = kings[side] * 4
         for d in range(4):
             met: i64 = 0
-            ray = rays[d]
-            for i in range(len(ray)):
-                code: i64 = board[ray[i]]
+            for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
+                code: i64 = board[RAY_TO[i]]
                 if code == 0:
                     continue
                 met += 1
@@ -238,46 +237,45 @@ def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
 # --- static exchange evaluation ---------------------------------------------------------------
 
 # What a piece is worth in an exchange; the king is worth more than anything it could win.
-SEE_VALUE: Final = [0, 5000, 20, 20, 90, 200, 95, 15]
+SEE_VALUE: Final = vec[i64]([0, 5000, 20, 20, 90, 200, 95, 15])
 
 
-def least_attacker(board: vec[i64], sq: i64, side: i64) -> int:
+def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
     """Square of the cheapest piece of ``side`` that could capture on ``sq`` (pins ignored), or -1."""
     enemy: i64 = side << 3
     pawn: i64 = enemy | PAWN
-    squares = PAWN_ATTACKERS[side][sq]
     i: i64
     f: i64
     t: i64
     q: i64
-    for i in range(len(squares)):
-        f = squares[i]
+    k: i64 = side * SQUARES + sq
+    for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+        f = PAWN_FROM[i]
         if board[f] == pawn:
             return f
     advisor: i64 = enemy | ADVISOR
-    squares = ADVISOR_STEPS[sq]
-    for i in range(len(squares)):
-        f = squares[i]
+    k = advisor * SQUARES + sq  # an advisor's and an elephant's steps go both ways
+    for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+        f = LEAP_TO[i]
         if board[f] == advisor:
             return f
     bishop: i64 = enemy | BISHOP
-    squares = BISHOP_STEPS[sq]  # an elephant steps both ways: (from, eye) pairs
-    for i in range(0, len(squares), 2):
-        f = squares[i]
-        if board[f] == bishop and board[squares[i + 1]] == 0:
+    k = bishop * SQUARES + sq  # (from, eye) pairs
+    for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
+        f = LEAP_TO[i]
+        if board[f] == bishop and board[LEAP_TO[i + 1]] == 0:
             return f
     knight: i64 = enemy | KNIGHT
-    squares = KNIGHT_ATTACKERS[sq]
-    for i in range(0, len(squares), 2):
-        f = squares[i]
-        if board[f] == knight and board[squares[i + 1]] == 0:
+    for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+        f = KNIGHT_FROM[i]
+        if board[f] == knight and board[KNIGHT_FROM[i + 1]] == 0:
             return f
     rook, cannon = enemy | ROOK, enemy | CANNON
     rook_at: i64 = -1
-    for ray in RAYS[sq]:
+    for k in range(sq * 4, sq * 4 + 4):
         screened = False
-        for i in range(len(ray)):
-            t = ray[i]
+        for i in range(RAY_AT[k], RAY_AT[k + 1]):
+            t = RAY_TO[i]
             q = board[t]
             if q != 0:
                 if screened:
@@ -290,9 +288,9 @@ def least_attacker(board: vec[i64], sq: i64, side: i64) -> int:
     if rook_at >= 0:
         return rook_at
     king: i64 = enemy | KING
-    squares = KING_STEPS[sq]
-    for i in range(len(squares)):
-        f = squares[i]
+    k = king * SQUARES + sq
+    for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+        f = LEAP_TO[i]
         if board[f] == king:
             return f
     return -1
@@ -311,22 +309,24 @@ def exchange(board: vec[i64], move: int) -> int:
     >>> exchange(pos.board, parse_move("e5e6"))
     -185
     """
-    frm, to = move >> 7, move & 127
-    victim = board[to]
-    piece = board[frm]
+    frm: i64 = move >> 7
+    to: i64 = move & 127
+    victim: i64 = board[to]
+    piece: i64 = board[frm]
     board[to] = piece
     board[frm] = 0
     # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
     # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
     # into bounds low and high, it is decided once low reaches high. No list is made: the squares
     # the recapturing pieces left, with their codes, are packed into one int (11 bits a capture).
-    balance = SEE_VALUE[victim & 7]
-    low, high = -_EXCHANGE_BOUND, _EXCHANGE_BOUND
+    balance: i64 = SEE_VALUE[victim & 7]
+    low: i64 = -_EXCHANGE_BOUND
+    high: i64 = _EXCHANGE_BOUND
     left = 0
-    side = (piece >> 3) ^ 1
+    side: i64 = (piece >> 3) ^ 1
     theirs = True  # whether the next capture is the opponent's
     while True:
-        at = least_attacker(board, to, side)
+        at: i64 = least_attacker(board, to, side)
         if at < 0:
             break
         if theirs:
@@ -336,12 +336,13 @@ def exchange(board: vec[i64], move: int) -> int:
             low = balance
         if low >= high:
             break
-        taken = SEE_VALUE[board[to] & 7]
+        taken: i64 = SEE_VALUE[board[to] & 7]
         balance = balance - taken if theirs else balance + taken
         # A plain int: ``left`` outgrows 64 bits after six recaptures, and an i64 code would make
         # the packing i64 arithmetic, which raised on a crowded square (seen in the fuzz test).
         code: int = board[at]
-        left = left << 11 | code << 7 | at
+        spot: int = at
+        left = left << 11 | code << 7 | spot
         board[to] = code
         board[at] = 0
         side ^= 1

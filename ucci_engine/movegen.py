@@ -17,8 +17,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, ADVISOR_STEPS, BISHOP, BISHOP_STEPS, CANNON, KING, KING_STEPS, KNIGHT, KNIGHT_ATTACKERS,
-    KNIGHT_STEPS, LEG, LINES, MOVE_LIMIT, OWN, PAWN, PAWN_ATTACKERS, PAWN_STEPS, RAYS, RELATED, ROOK,
+    BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, LEG, LINE, MOVE_LIMIT, PAWN, PAWN_FROM,
+    PAWN_FROM_AT, RAY_AT, RAY_TO, RELATE, ROOK, SQUARES,
 )
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
@@ -26,119 +26,151 @@ from ucci_engine.tables import (
 # an entry only gains a reference. ``generate`` and ``quiet_checks`` build their lists from them and
 # return them as list[int].
 MOVE_OBJECTS: Final[list[object]] = list(range(MOVE_LIMIT))
+# More than a side's pseudo-legal moves can ever number (two rooks and two cannons 17 each, two horses 8,
+# two elephants and two advisors 4, the king 4, five pawns 3: 119).
+MOST_MOVES: Final = 128
+
+
+def scratch() -> vec[i64]:
+    """Room for one generation's moves (see :func:`generate_from`)."""
+    return vec[i64]([0] * MOST_MOVES)
+
+
+def listed(found: vec[i64], count: i64) -> list[int]:
+    """The first ``count`` moves of ``found`` as a list: made at its length and filled, where appending
+    grew it several times over."""
+    if count == 0:
+        return []
+    moves = MOVE_OBJECTS
+    return cast(list[int], [moves[m] for m in found[:count]])
 
 
 def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
     """Moves of the pieces on ``squares`` (all of ``side``), packed ``from << 7 | to``."""
-    own = OWN[side]
-    moves = MOVE_OBJECTS
-    out: list[object] = []
+    found = scratch()
+    return listed(found, generate_into(board, vec[i64](squares), 0, len(squares), side, captures_only, found))
+
+
+def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, captures_only: bool,
+                  found: vec[i64]) -> i64:
+    """How many moves the pieces on ``squares[first:last]`` (all of ``side``) have, written to the start of
+    ``found`` (:func:`scratch`) packed ``from << 7 | to``."""
+    n: i64 = 0
     sq: i64
     to: i64
     q: i64
     i: i64
-    for sq in squares:
-        kind: i64 = board[sq] & 7
+    j: i64
+    k: i64
+    for j in range(first, last):
+        sq = squares[j]
+        piece: i64 = board[sq]
+        kind: i64 = piece & 7
         base: i64 = sq << 7
         if kind == ROOK:
-            for ray in RAYS[sq]:
-                for i in range(len(ray)):
-                    to = ray[i]
+            for k in range(sq * 4, sq * 4 + 4):
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
-                            out.append(moves[base | to])
+                            found[n] = base | to
+                            n += 1
                     else:
-                        if not own[q]:
-                            out.append(moves[base | to])
+                        if q >> 3 != side:
+                            found[n] = base | to
+                            n += 1
                         break
         elif kind == CANNON:
-            for ray in RAYS[sq]:
+            for k in range(sq * 4, sq * 4 + 4):
                 screened = False
-                for i in range(len(ray)):
-                    to = ray[i]
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     q = board[to]
                     if not screened:
                         if q == 0:
                             if not captures_only:
-                                out.append(moves[base | to])
+                                found[n] = base | to
+                                n += 1
                         else:
                             screened = True
                     elif q != 0:
-                        if not own[q]:
-                            out.append(moves[base | to])
+                        if q >> 3 != side:
+                            found[n] = base | to
+                            n += 1
                         break
-        elif kind == KNIGHT:
-            steps = KNIGHT_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                if board[steps[i + 1]] == 0:
-                    to = steps[i]
+        elif kind == KNIGHT or kind == BISHOP:
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
+                if board[LEAP_TO[i + 1]] == 0:
+                    to = LEAP_TO[i]
                     q = board[to]
-                    if (q != 0 or not captures_only) and not own[q]:
-                        out.append(moves[base | to])
-        elif kind == PAWN:
-            steps = PAWN_STEPS[side][sq]
-            for i in range(len(steps)):
-                to = steps[i]
-                q = board[to]
-                if (q != 0 or not captures_only) and not own[q]:
-                    out.append(moves[base | to])
-        elif kind == BISHOP:
-            steps = BISHOP_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                if board[steps[i + 1]] == 0:
-                    to = steps[i]
-                    q = board[to]
-                    if (q != 0 or not captures_only) and not own[q]:
-                        out.append(moves[base | to])
+                    if q == 0:
+                        if not captures_only:
+                            found[n] = base | to
+                            n += 1
+                    elif q >> 3 != side:
+                        found[n] = base | to
+                        n += 1
         else:
-            steps = ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq]
-            for i in range(len(steps)):
-                to = steps[i]
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+                to = LEAP_TO[i]
                 q = board[to]
-                if (q != 0 or not captures_only) and not own[q]:
-                    out.append(moves[base | to])
-    return cast(list[int], out)
+                if q == 0:
+                    if not captures_only:
+                        found[n] = base | to
+                        n += 1
+                elif q >> 3 != side:
+                    found[n] = base | to
+                    n += 1
+    return n
 
 
-def quiet_checks(board: vec[i64], squares: list[int], side: i64, king: i64) -> list[int]:
-    """The quiet moves of the pieces on ``squares`` (all of ``side``) that attack ``king``, in the order
+def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side: i64, king: i64,
+                 found: vec[i64]) -> list[int]:
+    """The quiet moves of the pieces on ``squares[first:last]`` (all of ``side``) that attack ``king``, in the order
     of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
     Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
-    related = RELATED[king]
-    moves = MOVE_OBJECTS
-    out: list[object] = []
+    related: i64 = king * SQUARES
+    n: i64 = 0
     sq: i64
     to: i64
     i: i64
-    for sq in squares:
+    j: i64
+    k: i64
+    for j in range(first, last):
+        sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
-        uncovers = related[sq] != 0
+        uncovers = RELATE[related + sq] != 0
         if kind == ROOK or kind == CANNON:
-            for ray in RAYS[sq]:
-                for i in range(len(ray)):
-                    to = ray[i]
+            for k in range(sq * 4, sq * 4 + 4):
+                for i in range(RAY_AT[k], RAY_AT[k + 1]):
+                    to = RAY_TO[i]
                     if board[to] != 0:
                         break
-                    if (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                        out.append(moves[sq << 7 | to])
+                    if (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                        found[n] = sq << 7 | to
+                        n += 1
         elif kind == KNIGHT or kind == BISHOP:
-            steps = KNIGHT_STEPS[sq] if kind == KNIGHT else BISHOP_STEPS[sq]
-            for i in range(0, len(steps), 2):
-                to = steps[i]
-                if (board[steps[i + 1]] == 0 and board[to] == 0 and (uncovers or related[to] != 0)
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
+                to = LEAP_TO[i]
+                if (board[LEAP_TO[i + 1]] == 0 and board[to] == 0 and (uncovers or RELATE[related + to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
-                    out.append(moves[sq << 7 | to])
+                    found[n] = sq << 7 | to
+                    n += 1
         else:
-            steps = PAWN_STEPS[side][sq] if kind == PAWN else (ADVISOR_STEPS[sq] if kind == ADVISOR else KING_STEPS[sq])
-            for i in range(len(steps)):
-                to = steps[i]
-                if board[to] == 0 and (uncovers or related[to] != 0) and _checks_by(board, king, side, sq, to, piece):
-                    out.append(moves[sq << 7 | to])
-    return cast(list[int], out)
+            k = piece * SQUARES + sq
+            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
+                to = LEAP_TO[i]
+                if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    found[n] = sq << 7 | to
+                    n += 1
+    return listed(found, n)
 
 
 def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[int]:
@@ -154,19 +186,27 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
     >>> len(moves), sorted(move_name(m) for m in evasions(pos.board, moves, pos.kings[0], 0))
     (20, ['c1e1', 'e0d0', 'e0e1', 'e0f0'])
     """
+    found = vec[i64](moves)
+    return listed(found, evasions_in(board, found, len(moves), king, side))
+
+
+def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i64) -> i64:
+    """:func:`evasions` of the first ``count`` moves of ``found``, kept at its start in their order: how many."""
     enemy: i64 = (side ^ 1) << 3
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
-    marks = vec[i64]([0] * len(board))
+    marks = vec[i64]([0] * SQUARES)
     marks[king] = 3
     i: i64
     j: i64
     f: i64
     q: i64
-    for ray in RAYS[king]:
+    k: i64
+    for k in range(king * 4, king * 4 + 4):
+        lo: i64 = RAY_AT[k]
         first: i64 = -1
-        for i in range(len(ray)):
-            q = board[ray[i]]
+        for i in range(lo, RAY_AT[k + 1]):
+            q = board[RAY_TO[i]]
             if q == 0:
                 continue
             if first < 0:
@@ -175,24 +215,31 @@ def evasions(board: vec[i64], moves: list[int], king: i64, side: i64) -> list[in
                     continue
             elif q != cannon:
                 break
-            for j in range(i + 1):
+            for j in range(lo, i + 1):
                 if j != first or first == i:
-                    marks[ray[j]] |= 1
+                    marks[RAY_TO[j]] |= 1
             if first != i:
-                marks[ray[first]] |= 2
+                marks[RAY_TO[first]] |= 2
             break
-    attackers = KNIGHT_ATTACKERS[king]
-    for i in range(0, len(attackers), 2):
-        f, leg = attackers[i], attackers[i + 1]
+    for i in range(KNIGHT_FROM_AT[king], KNIGHT_FROM_AT[king + 1], 2):
+        f = KNIGHT_FROM[i]
+        leg: i64 = KNIGHT_FROM[i + 1]
         if board[f] == knight and board[leg] == 0:
             marks[f] |= 1
             marks[leg] |= 1
-    attackers = PAWN_ATTACKERS[side ^ 1][king]
-    for i in range(len(attackers)):
-        f = attackers[i]
+    k = (side ^ 1) * SQUARES + king
+    for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+        f = PAWN_FROM[i]
         if board[f] == pawn:
             marks[f] |= 1
-    return [m for m in moves if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0]
+    n: i64 = 0
+    m: i64
+    for i in range(count):
+        m = found[i]
+        if marks[m & 127] & 1 != 0 or marks[m >> 7] & 2 != 0:
+            found[n] = m
+            n += 1
+    return n
 
 
 def _checks_by(board: vec[i64], king: i64, side: i64, frm: i64, to: i64, piece: i64) -> bool:
@@ -219,20 +266,18 @@ def uncovered(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     rook: i64 = enemy | ROOK
     cannon: i64 = enemy | CANNON
     king: i64 = enemy | KING
-    lines = LINES[sq]
-    rays = RAYS[sq]
-    line: i64 = lines[frm]
-    if line < 4 and _line_hit(board, rays[line], rook, cannon, king):
+    lines: i64 = sq * SQUARES
+    line: i64 = LINE[lines + frm]
+    if line < 4 and _line_hit(board, sq * 4 + line, rook, cannon, king):
         return True
-    other: i64 = lines[to]
-    if other < 4 and other != line and _line_hit(board, rays[other], rook, cannon, king):
+    other: i64 = LINE[lines + to]
+    if other < 4 and other != line and _line_hit(board, sq * 4 + other, rook, cannon, king):
         return True
     if line == LEG:
         knight: i64 = enemy | KNIGHT
-        attackers = KNIGHT_ATTACKERS[sq]
         i: i64
-        for i in range(0, len(attackers), 2):
-            if attackers[i + 1] == frm and board[attackers[i]] == knight:
+        for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+            if KNIGHT_FROM[i + 1] == frm and board[KNIGHT_FROM[i]] == knight:
                 return True
     return False
 
@@ -243,24 +288,24 @@ def checks_after(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
     kind: i64 = board[to] & 7
     i: i64
     if kind == KNIGHT:
-        attackers = KNIGHT_ATTACKERS[sq]
-        for i in range(0, len(attackers), 2):
-            if attackers[i] == to and board[attackers[i + 1]] == 0:
+        for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+            if KNIGHT_FROM[i] == to and board[KNIGHT_FROM[i + 1]] == 0:
                 return True
     elif kind == PAWN:
-        attackers = PAWN_ATTACKERS[by][sq]
-        for i in range(len(attackers)):
-            if attackers[i] == to:
+        k: i64 = by * SQUARES + sq
+        for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+            if PAWN_FROM[i] == to:
                 return True
     return uncovered(board, sq, by, frm, to)
 
 
-def _line_hit(board: vec[i64], ray: bytes, rook: i64, cannon: i64, king: i64) -> bool:
-    """Along ``ray``: ``rook`` or ``king`` first, or ``cannon`` behind one screen."""
+def _line_hit(board: vec[i64], ray: i64, rook: i64, cannon: i64, king: i64) -> bool:
+    """Along the ray ``ray`` (``sq * 4 + direction``, see ``tables.RAY_AT``): ``rook`` or ``king`` first, or
+    ``cannon`` behind one screen."""
     screened = False
     i: i64
-    for i in range(len(ray)):
-        q: i64 = board[ray[i]]
+    for i in range(RAY_AT[ray], RAY_AT[ray + 1]):
+        q: i64 = board[RAY_TO[i]]
         if q != 0:
             if not screened:
                 if q == rook or q == king:
@@ -275,18 +320,18 @@ def _hit(board: vec[i64], sq: i64, by: i64, flying_king: i64) -> bool:
     """Rook, cannon, horse or pawn of ``by`` (and ``flying_king`` down a line, unless -1) hits ``sq``."""
     enemy: i64 = by << 3
     rook, cannon = enemy | ROOK, enemy | CANNON
-    for ray in RAYS[sq]:
-        if _line_hit(board, ray, rook, cannon, flying_king):
+    k: i64
+    for k in range(sq * 4, sq * 4 + 4):
+        if _line_hit(board, k, rook, cannon, flying_king):
             return True
     knight: i64 = enemy | KNIGHT
-    attackers = KNIGHT_ATTACKERS[sq]
     i: i64
-    for i in range(0, len(attackers), 2):
-        if board[attackers[i]] == knight and board[attackers[i + 1]] == 0:
+    for i in range(KNIGHT_FROM_AT[sq], KNIGHT_FROM_AT[sq + 1], 2):
+        if board[KNIGHT_FROM[i]] == knight and board[KNIGHT_FROM[i + 1]] == 0:
             return True
     pawn: i64 = enemy | PAWN
-    attackers = PAWN_ATTACKERS[by][sq]
-    for i in range(len(attackers)):
-        if board[attackers[i]] == pawn:
+    k = by * SQUARES + sq
+    for i in range(PAWN_FROM_AT[k], PAWN_FROM_AT[k + 1]):
+        if board[PAWN_FROM[i]] == pawn:
             return True
     return False

@@ -23,10 +23,12 @@ from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
 )
-from ucci_engine.movegen import attacked, checks_after, evasions, generate, quiet_checks, uncovered
+from ucci_engine.movegen import (
+    attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
+)
 from ucci_engine.tables import (
-    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINES, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
-    RANKS, RED_SIDE, RELATED, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
+    BLACK, BLACK_SIDE, CANNON, FILES, KIND_NAMES, KING, KNIGHT, LEG, LINE, MOST, MOVE_LIMIT, PAWN, PIECE_LETTERS, PLACES,
+    RANKS, RED_SIDE, RELATE, ROOK, SQUARES, file_of, home_side, move_name, parse_move, rank_of, square, square_name,
 )
 
 START_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -37,20 +39,33 @@ UNKNOWN_LINES: Final = -(1 << 40)  # a ply's king lines not yet weighed (they ne
 # ElephantEye's near full-width search these scored +4.8 +- 3.5 points a hundred games over 1,079 games
 # (docs/results/xiangqi.md, "Late move pruning half again as wide").
 LATE_MOVES: Final = [0, 12, 18, 27]
+# Each side's piece list takes LIST_SPAN entries of Position.squares: red's from 0, black's from LIST_SPAN.
+LIST_SPAN: Final = 16
 
 _LETTER_CODES: Final = {"K": KING, "A": 2, "B": 3, "E": 3, "N": 4, "H": 4, "R": ROOK, "C": CANNON, "P": PAWN}
 
 _rng = random.Random(20261121)
 ZOBRIST: Final[list[vec[i64]]] = [vec[i64]([_rng.getrandbits(62) + 1 for _ in range(SQUARES)]) for _ in range(16)]
 ZOBRIST_SIDE: Final = _rng.getrandbits(62) + 1
+# KEYS[code * SQUARES + sq]: ZOBRIST[code][sq] in one vector (make reads two to four at every move).
+KEYS: Final = vec[i64]([key for row in ZOBRIST for key in row])
 
-_MVV: Final = bytes([0, 0, 2, 2, 4, 6, 4, 1])  # victim value by kind, for MVV-LVA
-_LVA: Final = bytes([0, 7, 2, 2, 4, 6, 4, 1])
+
+def flat_values(values: list[vec[i64]]) -> vec[i64]:
+    """The piece-square values ``values[code][sq]`` in one vector, at ``code * SQUARES + sq``."""
+    return vec[i64]([value for row in values for value in row])
+
+# Repeated to size capture_orders' answer (``[0] * n`` would make and free this one-entry list every time).
+_NO_CAPTURE: Final = [0]
+_MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
+_LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
+# _MVV_LVA[victim kind * 8 + attacker kind]: the most valuable victim first, then the least valuable attacker.
+_MVV_LVA: Final = vec[i64]([_MVV[v] * 8 + 8 - _LVA[a] for v in range(8) for a in range(8)])
 
 
 def _mvv_lva(board: vec[i64], capture: i64) -> i64:
     """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
-    return _MVV[board[capture & 127] & 7] * 8 + 8 - _LVA[board[capture >> 7] & 7]
+    return _MVV_LVA[(board[capture & 127] & 7) << 3 | (board[capture >> 7] & 7)]
 
 
 class FenError(ValueError):
@@ -157,12 +172,18 @@ class Position(SearchPosition):
     def __init__(self) -> None:
         self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
-        self.pieces: list[list[int]] = [[], []]  # squares of each side's pieces
+        # Each side's piece list (the squares of its pieces) in one vector: side s's are entries
+        # s * LIST_SPAN to s * LIST_SPAN + counts[s] - 1. Compiled, a capture or its undoing is a count
+        # changed and an entry written, where a list popped and appended boxed and released its ints.
+        self.squares = vec[i64]([0] * (2 * LIST_SPAN))
+        self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
+        self.found = scratch()  # where move generation writes what it finds before listing it
         self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
         self.values: list[vec[i64]] = piece_values()
+        self.worth = flat_values(self.values)  # the same values in one vector
         self.fullmove = 1
         self.noise = 0  # evaluation noise amplitude (randomness, skill), 0 for none
         self.salt = 0
@@ -181,6 +202,7 @@ class Position(SearchPosition):
     def from_fen(fen: str, style: str = "normal", net: Optional[Network] = None) -> Position:
         pos = Position()
         pos.values = piece_values(style)
+        pos.worth = flat_values(pos.values)
         pos.net = net
         pos.set_fen(fen)
         return pos
@@ -204,10 +226,14 @@ class Position(SearchPosition):
             raise FenError(problem)
         self.board = board
         self.side = BLACK_SIDE if side_field == "b" else RED_SIDE
-        self.pieces = [[sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s] for s in (0, 1)]
+        self.squares = vec[i64]([0] * (2 * LIST_SPAN))
+        self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)
-        for own in self.pieces:
+        for s in (RED_SIDE, BLACK_SIDE):
+            own = [sq for sq in range(SQUARES) if board[sq] and board[sq] >> 3 == s]
+            self.counts[s] = len(own)
             for i, sq in enumerate(own):
+                self.squares[s * LIST_SPAN + i] = sq
                 self.slots[sq] = i
         self.kings = vec[i64]([sq for code in (KING, KING | BLACK) for sq in range(SQUARES) if board[sq] == code])
         self.fullmove = max(1, counter(fields, 5, 1))
@@ -236,18 +262,21 @@ class Position(SearchPosition):
 
     def set_style(self, style: str) -> None:
         self.values = piece_values(style)
+        self.worth = flat_values(self.values)
         self.rehash()
 
     def copy(self) -> Position:
         pos = Position()
         pos.board = self.board[:]
         pos.side = self.side
-        pos.pieces = [self.pieces[0][:], self.pieces[1][:]]
+        pos.squares = self.squares[:]
+        pos.counts = self.counts[:]
         pos.slots = self.slots[:]
         pos.kings = self.kings[:]
         pos.hash = self.hash
         pos.score = self.score
         pos.values = self.values
+        pos.worth = self.worth
         pos.net = self.net
         pos.acc = self.acc[:]
         pos.fullmove = self.fullmove
@@ -257,6 +286,11 @@ class Position(SearchPosition):
         pos.ply = self.ply
         pos.top = pos.plies[-1]
         return pos
+
+    @property
+    def pieces(self) -> list[list[int]]:
+        """Each side's piece list (the squares of its pieces), red's first: a copy."""
+        return [[self.squares[s * LIST_SPAN + i] for i in range(self.counts[s])] for s in (RED_SIDE, BLACK_SIDE)]
 
     @property
     def keys(self) -> list[int]:
@@ -289,9 +323,8 @@ class Position(SearchPosition):
         if captured:
             index = slots[to]
             self._drop(side ^ 1, index)
-        own = self.pieces[side]
         slot: i64 = slots[frm]
-        own[slot] = to
+        self.squares[side * LIST_SPAN + slot] = to
         slots[to] = slot
         if piece & 7 == KING:
             self.kings[side] = to
@@ -305,13 +338,14 @@ class Position(SearchPosition):
         ply.captured = captured
         ply.index = index
         ply.score = self.score
-        values = self.values[piece]
-        keys = ZOBRIST[piece]
-        score: i64 = self.score + values[to] - values[frm]
-        h: i64 = self.hash ^ keys[frm] ^ keys[to] ^ ZOBRIST_SIDE
+        worth = self.worth
+        at: i64 = piece * SQUARES
+        score: i64 = self.score + worth[at + to] - worth[at + frm]
+        h: i64 = self.hash ^ KEYS[at + frm] ^ KEYS[at + to] ^ ZOBRIST_SIDE
         if captured:
-            score -= self.values[captured][to]
-            h ^= ZOBRIST[captured][to]
+            gone: i64 = captured * SQUARES + to
+            score -= worth[gone]
+            h ^= KEYS[gone]
         self.score = score
         self.hash = h
         net = self.net
@@ -323,9 +357,10 @@ class Position(SearchPosition):
         ply.key = h
         ply.quiet = 0 if captured else last.quiet + 1
         # The king lines look along the kings' files and ranks only: a move off them keeps them.
-        red_lines, black_lines = LINES[self.kings[0]], LINES[self.kings[1]]
-        if (piece & 7 != KING and red_lines[frm] >= LEG and red_lines[to] >= LEG and black_lines[frm] >= LEG
-                and black_lines[to] >= LEG):
+        red_lines: i64 = self.kings[0] * SQUARES
+        black_lines: i64 = self.kings[1] * SQUARES
+        if (piece & 7 != KING and LINE[red_lines + frm] >= LEG and LINE[red_lines + to] >= LEG
+                and LINE[black_lines + frm] >= LEG and LINE[black_lines + to] >= LEG):
             ply.lines = last.lines
         else:
             ply.lines = UNKNOWN_LINES
@@ -354,8 +389,8 @@ class Position(SearchPosition):
         if piece & 7 == KING:
             return attacked(board, to, side ^ 1)
         king = self.kings[side]
-        related = RELATED[king]
-        if related[frm] == 0 and related[to] == 0:
+        related: i64 = king * SQUARES
+        if RELATE[related + frm] == 0 and RELATE[related + to] == 0:
             # Whether the king is attacked changes only when a related square does: a check
             # stays (most moves tried in check end here), and no new one appears.
             return self.top.check
@@ -366,9 +401,9 @@ class Position(SearchPosition):
 
     def _checks(self, frm: i64, to: i64) -> bool:
         """With the board showing the side to move's move from ``frm`` to ``to``: does it attack the other king?"""
-        their_king = self.kings[self.side ^ 1]
-        related = RELATED[their_king]
-        return (related[frm] != 0 or related[to] != 0) and checks_after(self.board, their_king, self.side, frm, to)
+        their_king: i64 = self.kings[self.side ^ 1]
+        related: i64 = their_king * SQUARES
+        return (RELATE[related + frm] != 0 or RELATE[related + to] != 0) and checks_after(self.board, their_king, self.side, frm, to)
 
     def unmake(self) -> None:
         ply = self.top
@@ -385,7 +420,7 @@ class Position(SearchPosition):
         board[to] = captured
         slots = self.slots
         slot: i64 = slots[to]
-        self.pieces[side][slot] = frm
+        self.squares[side * LIST_SPAN + slot] = frm
         slots[frm] = slot
         if captured:
             self._restore(self.side, ply.index, to)
@@ -422,22 +457,26 @@ class Position(SearchPosition):
 
     def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
-        own = self.pieces[side]
-        last = own.pop()
-        if index < len(own):
-            own[index] = last
+        squares = self.squares
+        base: i64 = side * LIST_SPAN
+        count: i64 = self.counts[side] - 1
+        self.counts[side] = count
+        if index < count:
+            last: i64 = squares[base + count]
+            squares[base + index] = last
             self.slots[last] = index
 
     def _restore(self, side: i64, index: i64, sq: i64) -> None:
         """Undo :meth:`_drop`: the piece on ``sq`` back at ``index``, the one that took its place last again."""
-        own = self.pieces[side]
-        if index < len(own):
-            moved = own[index]
-            self.slots[moved] = len(own)
-            own.append(moved)
-            own[index] = sq
-        else:
-            own.append(sq)
+        squares = self.squares
+        base: i64 = side * LIST_SPAN
+        count: i64 = self.counts[side]
+        if index < count:
+            moved: i64 = squares[base + index]
+            self.slots[moved] = count
+            squares[base + count] = moved
+        squares[base + index] = sq
+        self.counts[side] = count + 1
         self.slots[sq] = index
 
     def make_null(self) -> None:
@@ -497,13 +536,19 @@ class Position(SearchPosition):
 
     def moves(self) -> list[int]:
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
-        moves = generate(self.board, self.pieces[self.side], self.side, False)
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        found = self.found
+        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, False, found)
         if self.top.check:
-            return evasions(self.board, moves, self.kings[self.side], self.side)
-        return moves
+            n = evasions_in(self.board, found, n, self.kings[side], side)
+        return listed(found, n)
 
     def noisy_moves(self) -> list[int]:
-        return generate(self.board, self.pieces[self.side], self.side, True)
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        found = self.found
+        return listed(found, generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
 
     def in_check(self) -> bool:
         return self.top.check
@@ -511,8 +556,11 @@ class Position(SearchPosition):
     def null_ok(self) -> bool:
         # Zugzwang is real in xiangqi endings: only null-move with a rook, horse or cannon left.
         board = self.board
-        for sq in self.pieces[self.side]:
-            kind = board[sq] & 7
+        squares = self.squares
+        first: i64 = self.side * LIST_SPAN
+        i: i64
+        for i in range(first, first + self.counts[self.side]):
+            kind = board[squares[i]] & 7
             if kind == ROOK or kind == KNIGHT or kind == CANNON:
                 return True
         return False
@@ -557,7 +605,7 @@ class Position(SearchPosition):
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
-        out = [0] * len(moves)  # most moves of a full node are quiet: their entries stay 0
+        out = _NO_CAPTURE * len(moves)  # most moves of a full node are quiet: their entries stay 0
         i: i64
         m: i64
         for i, m in enumerate(moves):
@@ -578,10 +626,13 @@ class Position(SearchPosition):
 
     def capture_loses(self, move: int) -> bool:
         board = self.board
-        return SEE_VALUE[board[move >> 7] & 7] > SEE_VALUE[board[move & 127] & 7] and exchange(board, move) < 0
+        m: i64 = move
+        return SEE_VALUE[board[m >> 7] & 7] > SEE_VALUE[board[m & 127] & 7] and exchange(board, move) < 0
 
     def quiet_checks(self) -> list[int]:
-        return quiet_checks(self.board, self.pieces[self.side], self.side, self.kings[self.side ^ 1])
+        side: i64 = self.side
+        first: i64 = side * LIST_SPAN
+        return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
         return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
@@ -660,7 +711,7 @@ class Position(SearchPosition):
             else:
                 continue
             if self._legal_for(side, m):
-                mask |= 1 << self.pieces[side ^ 1].index(to)
+                mask |= 1 << self.slots[to]
         return mask
 
     def _legal_for(self, side: int, move: int) -> bool:
@@ -680,16 +731,11 @@ class Position(SearchPosition):
         owner = self.board[sq] >> 3
         saved = self.board[sq]
         self.board[sq] = PAWN | ((owner ^ 1) << 3)  # stand-in for the capturer
-        own = self.pieces[owner]
-        index = self.slots[sq]
-        own.pop(index)
-        self.pieces[owner ^ 1].append(sq)
+        own = [s for s in self.pieces[owner] if s != sq]
         try:
             recaptures = [m for m in generate(self.board, own, owner, True) if m & 127 == sq]
             return any(self._legal_for(owner, m) for m in recaptures)
         finally:
-            self.pieces[owner ^ 1].pop()
-            own.insert(index, sq)
             self.board[sq] = saved
 
     # --- text ------------------------------------------------------------------------------------

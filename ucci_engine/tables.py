@@ -11,6 +11,9 @@ square. Read them by index (``for i in range(len(b))``): iterating ``bytes`` its
 
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 KING: Final = 1
 ADVISOR: Final = 2
 BISHOP: Final = 3
@@ -214,6 +217,53 @@ RELATED: Final[list[bytes]] = [bytes([_related(k, sq) for sq in range(SQUARES)])
 
 # OWN[side][code]: 1 when ``code`` is a piece of ``side`` (0 for an empty square).
 OWN: Final[list[bytes]] = [bytes([0 < c < 8 for c in range(16)]), bytes([c > 8 for c in range(16)])]
+
+
+# The tables above again as flat ``vec[i64]`` (librt.vecs) for the hot code: a ``..._AT`` vector says where
+# each row starts in its entries' vector, one row after another (row r is entries ``AT[r]`` up to ``AT[r + 1]``).
+# Compiled, a read is a bounds check and a load, where a list of bytes is an object to fetch, check and
+# count at every square and a byte read a tagged int to untag.
+def _joined(rows: list[bytes]) -> vec[i64]:
+    """The entries of ``rows``, one row after another."""
+    entries: list[int] = []
+    for row in rows:
+        entries.extend(row)
+    return vec[i64](entries)
+
+
+def _starts(rows: list[bytes]) -> vec[i64]:
+    """Where each of ``rows`` starts in :func:`_joined`, and one past the last."""
+    at = [0]
+    for row in rows:
+        at.append(at[-1] + len(row))
+    return vec[i64](at)
+
+
+def _leaps() -> list[bytes]:
+    """Row ``code * SQUARES + sq``: the steps of the piece ``code`` from ``sq`` as in KING_STEPS, ADVISOR_STEPS,
+    BISHOP_STEPS, KNIGHT_STEPS (those two in (to, eye or leg) pairs) and PAWN_STEPS; none for rooks and cannons."""
+    by_kind = {KING: KING_STEPS, ADVISOR: ADVISOR_STEPS, BISHOP: BISHOP_STEPS, KNIGHT: KNIGHT_STEPS}
+    rows: list[bytes] = []
+    for code in range(16):
+        kind, side = code & 7, code >> 3
+        steps = PAWN_STEPS[side] if kind == PAWN else by_kind.get(kind, [b""] * SQUARES)
+        rows += steps
+    return rows
+
+
+_RAY_ROWS: Final = [ray for rays in RAYS for ray in rays]  # row sq * 4 + d: RAYS[sq][d]
+RAY_TO: Final = _joined(_RAY_ROWS)
+RAY_AT: Final = _starts(_RAY_ROWS)
+LEAP_TO: Final = _joined(_leaps())
+LEAP_AT: Final = _starts(_leaps())
+# Row sq: KNIGHT_ATTACKERS[sq]; row side * SQUARES + sq: PAWN_ATTACKERS[side][sq].
+KNIGHT_FROM: Final = _joined(KNIGHT_ATTACKERS)
+KNIGHT_FROM_AT: Final = _starts(KNIGHT_ATTACKERS)
+PAWN_FROM: Final = _joined(PAWN_ATTACKERS[RED_SIDE] + PAWN_ATTACKERS[BLACK_SIDE])
+PAWN_FROM_AT: Final = _starts(PAWN_ATTACKERS[RED_SIDE] + PAWN_ATTACKERS[BLACK_SIDE])
+# LINE[sq * SQUARES + other]: LINES[sq][other]; RELATE[king * SQUARES + sq]: RELATED[king][sq].
+LINE: Final = _joined(LINES)
+RELATE: Final = _joined(RELATED)
 
 
 def square_name(sq: int) -> str:
