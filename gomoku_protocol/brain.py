@@ -30,6 +30,9 @@ MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger
 PROCESS_BASE_MB = 48  # interpreter, the 8 MB line-shape table and search stacks, measured at about 33 MB
 ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
 
+AHEAD = 150  # the last search's score from which our VCT gets two thirds of a quiet move, not a third
+VCT_DEPTH = 9  # our VCT's depth at the root, in threats (the wins of the 15x15 study took 7 and 9)
+VCT_LEAP_FROM = 3  # beyond this depth our root VCT deepens two threats at a time (threats.deepening)
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -99,6 +102,7 @@ class Brain:
         self.root_lines: list[int] = []  # every root move of the last search, best first
         self.last_depth = 0
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
+        self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
 
     def set_memory(self, max_memory: int) -> None:
         """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table and the
@@ -126,6 +130,7 @@ class Brain:
         return fresh
 
     def clear(self) -> None:
+        self.lead = (-1, 0)
         self.tt.clear()
         if self.threats is not None:
             self.threats.clear()
@@ -188,8 +193,13 @@ class Brain:
         vct = False
         threat = self._opponent_threat(board, ts, False, max(1, self._left(start, quiet_ms) // 8))
         if threat is None and not self._stop:
-            # Our threes only matter when the opponent has no fours to win with first.
-            line = ts.vct(8, max(1, min(self._left(start, quiet_ms) // 3, soft_ms)), self.max_nodes)
+            # Our threes only matter when the opponent has no fours to win with first. Where the
+            # last search saw us well ahead, the win is the VCT's to find (in the 15x15 draws
+            # against Pela we led for dozens of moves; the wins there took 50,000-210,000 nodes,
+            # a third of a move about 35,000), so it gets two thirds.
+            ahead = self.lead[0] == board.stones and self.lead[1] >= AHEAD
+            share = self._left(start, quiet_ms) * (2 if ahead else 1) // 3
+            line = ts.vct(VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM)
             if line:
                 say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
                 return Result(line[0], MATE - len(line), len(line), line, "vct")
@@ -214,6 +224,7 @@ class Brain:
         if self._stop:  # a stop between phases: the next phase would clear the search's flag
             return Result(roots[0] if roots else fallback, 0, 0, roots[:1] or [fallback], "stopped")
         result = self._alpha_beta(board, soft_ms, limit_ms - reserve, say, 1, start, fallback, roots)
+        self.lead = (board.stones + 2, result.score)
         if self.user_stop or abs(result.score) > MATE_BOUND or len(self.root_lines) < 2:
             return result
         self._stop = False
