@@ -282,8 +282,9 @@ def share_limits(clock: GameClock, share: float, lag: LagMeter, overhead: int, u
 
 # --- Gomocup's clocks: a limit a turn and one a game, no increment -----------------------------------
 
-TURN_SHARE_TENTHS: Final = 9  # of timeout_turn the hard limit may use; the referee's tolerance is never relied on
-TURN_MARGIN: Final = 100  # ms kept beside that tenth, for the answer to reach the referee
+TURN_SHARE_TWENTIETHS: Final = 19  # of timeout_turn the hard limit may use; the referee's tolerance is never relied on
+TURN_MARGIN: Final = 50  # ms kept beside that twentieth, for the answer to reach the referee (Pela answers 30 ms
+#   before a 1 s turn is up; a tenth and 100 ms left our moves 300-650 ms of it)
 SOFT_QUARTERS: Final = 3  # the soft target: three quarters of the hard limit (at a half, moves took about
 #   40 % of a 1 s turn while Pela took all of it)
 MATCH_HORIZON: Final = 20  # with a game clock, a quiet move's share of the clock above the reserve
@@ -327,38 +328,38 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     """Soft and hard limits for one move on Gomocup's clocks; (0, 0): answer at once.
 
     The soft limit (no new iteration) is what a quiet move takes; the hard limit is what a move
-    may take where the opponent threatens, for the checks of the defences. Both keep a tenth of
-    the turn and 100 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
+    may take where the opponent threatens, for the checks of the defences. Both keep a twentieth
+    of the turn and 50 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
     is kept for the lag of the moves to come: a quiet move takes a twentieth of the clock above
     it and a threatened one a quarter, so a run of threatened moves cannot empty the clock; inside
     the reserve a move gets a hundredth of what is left.
 
     >>> turn_limits(TurnClock(turn=1000))                       # a turn limit only
-    (600, 800)
+    (675, 900)
     >>> turn_limits(TurnClock(turn=1000, left=30000))           # 1 s a turn, 30 s a game
-    (600, 800)
+    (675, 900)
     >>> turn_limits(TurnClock(turn=1000, match=30000, left=6000))  # the game clock runs low
     (150, 750)
     >>> turn_limits(TurnClock(turn=30000, match=180000))        # Gomocup freestyle, no time_left sent
-    (8100, 26900)
+    (8100, 28450)
     >>> turn_limits(TurnClock(turn=30000, match=180000, used=150000))
     (600, 3000)
     >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
-    ((500, 500), (0, 0))
+    ((600, 600), (0, 0))
     >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
-    (500, 500)
+    (600, 600)
     >>> turn_limits(TurnClock(turn=0)), turn_limits(TurnClock(turn=1000, left=0))
     ((0, 0), (0, 0))
     """
     left = clock.game_left()
     if clock.turn <= 0 or left == 0:
         return 0, 0
-    hard = clock.turn * TURN_SHARE_TENTHS // 10 - TURN_MARGIN
+    hard = clock.turn * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN
     soft = hard * SOFT_QUARTERS // 4
     if left > 0:
         spare = left - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
         least = left // LOW_CLOCK_SHARE
-        hard = min(hard, left * TURN_SHARE_TENTHS // 10 - TURN_MARGIN, max(least, spare // HARD_SHARE))
+        hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // HARD_SHARE))
         soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // MATCH_HORIZON))
     hard -= clock.spent + clock.lag
     if hard <= 0:
