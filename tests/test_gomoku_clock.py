@@ -21,9 +21,9 @@ def engine(*info: str) -> Engine:
     return p.engine
 
 
-def test_a_turn_limit_alone_keeps_a_tenth_and_100_ms_in_hand() -> None:
-    assert turn_limits(TurnClock(turn=1000)) == (600, 800)
-    assert turn_limits(TurnClock(turn=30000)) == (20175, 26900)
+def test_a_turn_limit_alone_keeps_a_twentieth_and_50_ms_in_hand() -> None:
+    assert turn_limits(TurnClock(turn=1000)) == (675, 900)
+    assert turn_limits(TurnClock(turn=30000)) == (21337, 28450)
 
 
 def test_a_turn_limit_of_zero_or_no_time_left_answers_at_once() -> None:
@@ -33,10 +33,10 @@ def test_a_turn_limit_of_zero_or_no_time_left_answers_at_once() -> None:
 
 
 def test_time_left_gives_a_quiet_move_a_twentieth_and_a_threatened_one_a_quarter_above_the_reserve() -> None:
-    assert turn_limits(TurnClock(turn=30000, match=180000, left=180000)) == (8100, 26900)
+    assert turn_limits(TurnClock(turn=30000, match=180000, left=180000)) == (8100, 28450)
     assert turn_limits(TurnClock(turn=30000, match=180000, left=41000)) == (1150, 5750)  # 18 s reserve
     assert turn_limits(TurnClock(turn=30000, left=41000)) == (2000, 10000)  # no timeout_match: 1 s reserve
-    assert turn_limits(TurnClock(turn=1000, match=30000, left=30000)) == (600, 800)  # the turn binds at 1 s a move
+    assert turn_limits(TurnClock(turn=1000, match=30000, left=30000)) == (675, 900)  # the turn binds at 1 s a move
     assert turn_limits(TurnClock(turn=1000, match=30000, left=2000)) == (15, 20)  # inside the 3 s reserve
 
 
@@ -48,9 +48,9 @@ def test_a_game_clock_without_time_left_is_counted_down_by_our_own_thinking() ->
 
 
 def test_what_the_move_already_cost_comes_off_both_limits() -> None:
-    assert turn_limits(TurnClock(turn=1000, spent=300)) == (500, 500)
-    assert turn_limits(TurnClock(turn=1000, left=30000, spent=100)) == (600, 700)
-    assert turn_limits(TurnClock(turn=1000, spent=800)) == (0, 0)
+    assert turn_limits(TurnClock(turn=1000, spent=300)) == (600, 600)
+    assert turn_limits(TurnClock(turn=1000, left=30000, spent=100)) == (675, 800)
+    assert turn_limits(TurnClock(turn=1000, spent=900)) == (0, 0)
 
 
 def worst_game(turn: int, match: int, moves: int, delay: int, limit: int) -> list[int]:
@@ -120,12 +120,12 @@ def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> 
 def test_an_answer_later_than_its_hard_limit_shortens_the_next_ones_until_it_fades() -> None:
     e = engine("timeout_turn 1000")
     e.arrived(time.perf_counter())
-    assert e.limits() == (600, 800)  # as before the lag was measured: no move has run over yet
+    assert e.limits() == (675, 900)  # as before the lag was measured: no move has run over yet
     e.count(time.perf_counter() - (e.due_ms + 120) / 1000)  # the answer came 120 ms after the hard limit
     assert 120 <= e.lag.peak <= 130
     e.arrived(time.perf_counter())
     soft, hard = e.limits()
-    assert 800 - 130 <= hard <= 800 - 120 and soft == 600
+    assert 900 - 130 <= hard <= 900 - 120 and soft == 675
     for _ in range(30):  # moves on time
         e.count(time.perf_counter() - 0.5)
     assert e.lag.peak == 0
