@@ -220,10 +220,16 @@ class Engine(Front):
         self.due_ms = int((time.perf_counter() - self.received) * 1000) + hard
         return soft, hard
 
-    def count(self, began: float) -> None:
-        """Add a move's thinking, from its request to its answer, to the game's ``used_ms``, and
-        what the answer ran over the move's hard limit to the lag the next moves keep off theirs."""
-        took = int((time.perf_counter() - began) * 1000)
+    def count(self, began: float, answered: float) -> None:
+        """Add a move's thinking, from its request (``began``) to its answer (``answered``, read
+        before the answer is handed on), to the game's ``used_ms``, and what the answer ran over the
+        move's hard limit to the lag the next moves keep off theirs.
+
+        The answer's time is read before it goes out: a referee that suspends the brain as soon as
+        the move arrives (GomocupJudge, ``sanqi match``) may stop this thread between the answer and
+        its count until the next turn, and the opponent's thinking was then counted as ours: a lag of
+        up to a second, which left the next moves 1-250 ms (the 15x15 games of 28 November)."""
+        took = int((answered - began) * 1000)
         self.used_ms += took
         self.lag.observe(took - self.due_ms)
 
@@ -428,8 +434,9 @@ class Engine(Front):
             try:
                 decision = decide(self.brain.think(p, soft, hard, say, multipv))
                 self._commit()
+                answered = time.perf_counter()
                 done(decision)
-                self.count(began)
+                self.count(began, answered)
             except Exception as exc:  # noqa: BLE001 - as for a command: put the game back, report it
                 self.recover()
                 failed(exc)

@@ -111,7 +111,7 @@ def test_the_first_move_pays_for_the_process_start_up() -> None:
 
 def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
     e = engine("timeout_turn 30000", "timeout_match 180000")
-    e.count(time.perf_counter() - 1.5)
+    e.count(time.perf_counter() - 1.5, time.perf_counter())
     assert e.used_ms >= 1500 and e.clock().game_left() == 180000 - e.used_ms
     e.new_game(20, 20)
     assert e.used_ms == 0  # a new game, a new clock
@@ -121,11 +121,29 @@ def test_an_answer_later_than_its_hard_limit_shortens_the_next_ones_until_it_fad
     e = engine("timeout_turn 1000")
     e.arrived(time.perf_counter())
     assert e.limits() == (675, 900)  # as before the lag was measured: no move has run over yet
-    e.count(time.perf_counter() - (e.due_ms + 120) / 1000)  # the answer came 120 ms after the hard limit
+    e.count(time.perf_counter() - (e.due_ms + 120) / 1000, time.perf_counter())  # the answer came 120 ms after the hard limit
     assert 120 <= e.lag.peak <= 130
     e.arrived(time.perf_counter())
     soft, hard = e.limits()
     assert 900 - 130 <= hard <= 900 - 120 and soft == 675
     for _ in range(30):  # moves on time
-        e.count(time.perf_counter() - 0.5)
+        e.count(time.perf_counter() - 0.5, time.perf_counter())
     assert e.lag.peak == 0
+
+
+def test_a_pause_after_the_answer_is_left_out_of_the_move_s_time() -> None:
+    # A referee suspends the brain as soon as its move arrives; if that stops the worker between
+    # the answer and its count until the next turn, the wait must not count as our thinking.
+    e = engine("timeout_turn 1000")
+    e.new_game(15, 15)
+    answers: list[object] = []
+
+    def suspended_after_answering(decision: object) -> None:
+        answers.append(decision)
+        time.sleep(1.2)  # the opponent's turn, with us stopped
+
+    e.arrived(time.perf_counter())
+    e.turn(7, 7, lambda text: None, suspended_after_answering, lambda exc: None)
+    e.wait()
+    assert len(answers) == 1
+    assert e.lag.peak == 0 and e.used_ms < 1000
