@@ -643,11 +643,7 @@ class Position(SearchPosition):
         return False  # gomoku has no zugzwang to guard, but a pass hides every threat: unsound
 
     def in_check(self) -> bool:
-        """The opponent threatens five, or an open four (or four-four) with its next stone: the
-        search extends the threat and answers it in quiescence, so a line of threes costs the
-        attacker one ply a threat, as in the threat search, instead of two."""
-        o = 3 - self.side
-        return len(self.fives[o]) > 0 or self.threatening(o)
+        return len(self.fives[3 - self.side]) > 0
 
     def rule_score(self, ply: int) -> int:
         if self.won and self.won[-1]:
