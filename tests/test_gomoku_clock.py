@@ -134,16 +134,20 @@ def test_an_answer_later_than_its_hard_limit_shortens_the_next_ones_until_it_fad
 def test_a_pause_after_the_answer_is_left_out_of_the_move_s_time() -> None:
     # A referee suspends the brain as soon as its move arrives; if that stops the worker between
     # the answer and its count until the next turn, the wait must not count as our thinking.
+    # Bounded by what the clock read when the answer was handed on, not by any fixed time.
     e = engine("timeout_turn 1000")
     e.new_game(15, 15)
-    answers: list[object] = []
+    handed: list[float] = []
 
     def suspended_after_answering(decision: object) -> None:
-        answers.append(decision)
+        handed.append(time.perf_counter())
         time.sleep(1.2)  # the opponent's turn, with us stopped
 
-    e.arrived(time.perf_counter())
+    began = time.perf_counter()
+    e.arrived(began)
     e.turn(7, 7, lambda text: None, suspended_after_answering, lambda exc: None)
     e.wait()
-    assert len(answers) == 1
-    assert e.lag.peak == 0 and e.used_ms < 1000
+    assert len(handed) == 1
+    up_to_answer = int((handed[0] - began) * 1000)
+    assert e.used_ms <= up_to_answer
+    assert e.lag.peak <= max(0, up_to_answer - e.due_ms)
