@@ -354,6 +354,7 @@ class ThreatSearch:
         a = 3 - d
         if b.fives[d]:
             return None
+        blocks = 0  # the first this many replies are blocks, kept only if they remove every threat point
         if b.fives[a]:
             replies = sorted(b.fives[a])
         else:
@@ -361,20 +362,18 @@ class ThreatSearch:
             if not threats:
                 return None  # no threat: the defender is free to do anything
             # A block that leaves the attacker an open four loses at once: only blocks that
-            # remove every such point, and counter-fours, need a search.
-            replies = []
-            for r in self._ordered(list(b.fours(a) - b.fours(d)), d):
-                if not self._reaches_all(r, threats):
-                    continue  # a stone there leaves some threat point's lines as they were
-                if b.make(r):
-                    holds = not self._threat_points(a)
-                    b.unmake()
-                    if holds:
-                        replies.append(r)
+            # remove every such point, and counter-fours, need a search. Whether a block holds is
+            # seen on the board the search starts from (one make where a list of the blocks that
+            # hold took two: a third fewer makes on the study's wins).
+            replies = [r for r in self._ordered(list(b.fours(a) - b.fours(d)), d) if self._reaches_all(r, threats)]
+            blocks = len(replies)
             replies.extend(self._ordered(list(b.fours(d)), d))
         best: Optional[list[int]] = None
-        for r in replies:
+        for k, r in enumerate(replies):
             if not b.make(r):
+                continue
+            if k < blocks and self._threat_points(a):
+                b.unmake()
                 continue
             line = self._vct(depth, gains)
             b.unmake()
