@@ -51,6 +51,8 @@ COUNT_SHIFT: Final = 24  # white's counters above black's in one int
 LOW_SCORE: Final = (1 << SCORE_SHIFT) - 1
 LOW_COUNT: Final = (1 << COUNT_SHIFT) - 1
 THREATS: Final = 0xFFFF  # one colour's fives, fours and open threes among its counters
+FOUR_BITS: Final = 0xFF0  # one colour's open fours and fours among its counters
+THREE_BITS: Final = 0xF000  # and its open threes
 QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score first
 STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
 UNDO_ENTRY: Final = 3  # numbers an undo entry takes
@@ -167,6 +169,17 @@ def _members(points: vec[i64], color: i64, n: i64) -> set[int]:
     k: i64
     for k in range(base + 1, base + 1 + points[base]):
         out.add(points[k])
+    return out
+
+
+def _listed(points: vec[i64], color: i64, n: i64) -> list[int]:
+    """``color``'s points in one of the vector lists, as a list in the vector's order (no set
+    built: the threat search filters and sorts them, and sets were a third of its time)."""
+    base = color * (n + 1)
+    out: list[int] = []
+    k: i64
+    for k in range(base + 1, base + 1 + points[base]):
+        out.append(points[k])
     return out
 
 
@@ -419,13 +432,13 @@ class Position(SearchPosition):
                 self.fives[color].add(i)
             else:
                 self.fives[color].discard(i)
-        if ((oc & 0xFF0) == 0) != ((nc & 0xFF0) == 0):
-            if nc & 0xFF0:
+        if ((oc & FOUR_BITS) == 0) != ((nc & FOUR_BITS) == 0):
+            if nc & FOUR_BITS:
                 _enlist(self.four_list, self.four_at, color, self.n, i)
             else:
                 _delist(self.four_list, self.four_at, color, self.n, i)
-        if ((oc & 0xF000) == 0) != ((nc & 0xF000) == 0):
-            if nc & 0xF000:
+        if ((oc & THREE_BITS) == 0) != ((nc & THREE_BITS) == 0):
+            if nc & THREE_BITS:
                 _enlist(self.three_list, self.three_at, color, self.n, i)
             else:
                 _delist(self.three_list, self.three_at, color, self.n, i)
@@ -690,6 +703,18 @@ class Position(SearchPosition):
     def threes(self, color: int) -> set[int]:
         """The points where ``color`` makes an open three (a new set)."""
         return _members(self.three_list, color, self.n)
+
+    def four_points(self, color: int) -> list[int]:
+        """:meth:`fours` as a new list, in no order."""
+        return _listed(self.four_list, color, self.n)
+
+    def three_points(self, color: int) -> list[int]:
+        """:meth:`threes` as a new list, in no order."""
+        return _listed(self.three_list, color, self.n)
+
+    def makes_four(self, color: int, i: int) -> bool:
+        """Whether ``i`` is one of ``color``'s :meth:`fours`."""
+        return (self.count(color, i) & FOUR_BITS) != 0
 
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""

@@ -132,12 +132,12 @@ class ThreatSearch:
             self.related[i] = got
         return got
 
-    def _near(self, gains: tuple[int, ...]) -> set[int]:
-        """The points related to any of ``gains``."""
-        out: set[int] = set()
+    def _near(self, i: int, gains: tuple[int, ...]) -> bool:
+        """Whether ``i`` is related to one of ``gains``."""
         for g in gains:
-            out |= self._related(g)
-        return out
+            if i in self._related(g):
+                return True
+        return False
 
     @staticmethod
     def _chain(gains: tuple[int, ...], move: int, keep: int) -> tuple[int, ...]:
@@ -188,11 +188,11 @@ class ThreatSearch:
             return None
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            candidates = [i for i in b.fives[d] if i in b.fours(a)]
+            candidates = [i for i in b.fives[d] if b.makes_four(a, i)]
         elif gains:
-            candidates = self._ordered(list(b.fours(a) & self._near(gains)), a)
+            candidates = self._ordered([i for i in b.four_points(a) if self._near(i, gains)], a)
         else:
-            candidates = self._ordered(list(b.fours(a)), a)
+            candidates = self._ordered(b.four_points(a), a)
         for m in candidates:
             if not b.make(m):
                 continue
@@ -243,7 +243,7 @@ class ThreatSearch:
         """Legal points where ``color`` makes an open four or a double four."""
         b = self.board
         found: list[int] = []
-        for i in b.fours(color):
+        for i in b.four_points(color):
             c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
                 found.append(i)
@@ -318,12 +318,13 @@ class ThreatSearch:
         # Threats related to the gains first, then the other fours: a four is always tried (it
         # and its block take one move of the defender's and change little), a three only when
         # related.
+        fours = b.four_points(a)
+        threes = [i for i in b.three_points(a) if not b.makes_four(a, i)]  # a four-three is among the fours
         if gains:
-            near = self._near(gains)
-            candidates = self._ordered(list((b.fours(a) | b.threes(a)) & near), a)
-            candidates += self._ordered(list(b.fours(a) - near), a)
+            candidates = self._ordered([i for i in fours + threes if self._near(i, gains)], a)
+            candidates += self._ordered([i for i in fours if not self._near(i, gains)], a)
         else:
-            candidates = self._ordered(list(b.fours(a) | b.threes(a)), a)
+            candidates = self._ordered(fours + threes, a)
         for m in candidates:
             if not b.make(m):
                 continue
@@ -365,9 +366,10 @@ class ThreatSearch:
             # remove every such point, and counter-fours, need a search. Whether a block holds is
             # seen on the board the search starts from (one make where a list of the blocks that
             # hold took two: a third fewer makes on the study's wins).
-            replies = [r for r in self._ordered(list(b.fours(a) - b.fours(d)), d) if self._reaches_all(r, threats)]
+            blocks_at = [r for r in b.four_points(a) if not b.makes_four(d, r) and self._reaches_all(r, threats)]
+            replies = self._ordered(blocks_at, d)
             blocks = len(replies)
-            replies.extend(self._ordered(list(b.fours(d)), d))
+            replies.extend(self._ordered(b.four_points(d), d))
         best: Optional[list[int]] = None
         for k, r in enumerate(replies):
             if not b.make(r):
