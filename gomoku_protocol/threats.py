@@ -72,7 +72,6 @@ class ThreatSearch:
         self.vct_win: dict[int, tuple[int, ...]] = {}
         self.vcf_depth = 12  # VCF attacker moves tried at each VCT leaf
         self.memo_limit = MEMO_LIMIT
-        self.related: dict[int, frozenset[int]] = {}
         self.vcf_chain = VCF_CHAIN
         self.vct_chain = VCT_CHAIN
 
@@ -112,30 +111,28 @@ class ThreatSearch:
         keyed.sort(reverse=True)
         return [k & 4095 for k in keyed]
 
-    def _related(self, i: int) -> frozenset[int]:
-        """The points on a line through ``i`` at most REACH cells from it (edge cells included: no
-        threat is ever there).
+    def _near(self, i: int, gains: tuple[int, ...]) -> bool:
+        """Whether ``i`` is related to one of ``gains``: on a line through it, at most REACH cells
+        away (from the coordinates: no set is built or looked up).
 
         >>> from gomoku_protocol.position import Position
         >>> b = Position(15, 15, 0); ts = ThreatSearch(b); h8 = b.index(7, 7)
-        >>> [i in ts._related(h8) for i in (b.index(11, 7), b.index(3, 3), b.index(12, 7), b.index(8, 9), h8)]
+        >>> [ts._near(i, (h8,)) for i in (b.index(11, 7), b.index(3, 3), b.index(12, 7), b.index(8, 9), h8)]
         [True, True, False, False, False]
+        >>> ts._near(b.index(12, 7), (h8, b.index(14, 9)))
+        True
         """
-        got = self.related.get(i)
-        if got is None:
-            cells: set[int] = set()
-            for step in self.board.dirs:
-                for k in range(1, REACH + 1):
-                    cells.add(i + k * step)
-                    cells.add(i - k * step)
-            got = frozenset(cells)
-            self.related[i] = got
-        return got
-
-    def _near(self, i: int, gains: tuple[int, ...]) -> bool:
-        """Whether ``i`` is related to one of ``gains``."""
+        stride = self.board.stride
+        iy = i // stride
+        ix = i - iy * stride
         for g in gains:
-            if i in self._related(g):
+            dy = g // stride - iy
+            dx = g - (g // stride) * stride - ix
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            if dx <= REACH and dy <= REACH and (dx or dy) and (dx == 0 or dy == 0 or dx == dy):
                 return True
         return False
 
