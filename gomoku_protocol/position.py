@@ -162,19 +162,9 @@ def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
     points[base] = end
 
 
-def _members(points: vec[i64], color: i64, n: i64) -> set[int]:
-    """``color``'s points in one of the vector lists (Position.four_list, three_list), as a set."""
-    base = color * (n + 1)
-    out: set[int] = set()
-    k: i64
-    for k in range(base + 1, base + 1 + points[base]):
-        out.add(points[k])
-    return out
-
-
 def _listed(points: vec[i64], color: i64, n: i64) -> list[int]:
-    """``color``'s points in one of the vector lists, as a list in the vector's order (no set
-    built: the threat search filters and sorts them, and sets were a third of its time)."""
+    """``color``'s points in one of the vector lists (Position.four_list, three_list), in the
+    vector's order: the threat search filters and sorts them (sets built for it were a third of its time)."""
     base = color * (n + 1)
     out: list[int] = []
     k: i64
@@ -698,11 +688,11 @@ class Position(SearchPosition):
 
     def fours(self, color: int) -> set[int]:
         """The points where ``color`` makes a four of any kind (a new set)."""
-        return _members(self.four_list, color, self.n)
+        return set(_listed(self.four_list, color, self.n))
 
     def threes(self, color: int) -> set[int]:
         """The points where ``color`` makes an open three (a new set)."""
-        return _members(self.three_list, color, self.n)
+        return set(_listed(self.three_list, color, self.n))
 
     def four_points(self, color: int) -> list[int]:
         """:meth:`fours` as a new list, in no order."""

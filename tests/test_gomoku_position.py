@@ -52,6 +52,22 @@ def test_make_and_unmake_in_any_order_match_a_fresh_board(rule: int) -> None:
     assert checked > 10
 
 
+def test_the_threat_search_lists_say_what_the_threat_sets_say() -> None:
+    rng = random.Random(5)
+    b = Position(15, 15, 0)
+    seen = 0
+    while b.stones < 70:
+        if not b.make(rng.choice(sorted(b.cand) or [b.index(7, 7)])):
+            continue
+        for c in (BLACK, WHITE):
+            fours = b.fours(c)
+            assert sorted(b.four_points(c)) == sorted(fours)
+            assert sorted(b.three_points(c)) == sorted(b.threes(c))
+            assert {i for i in b.points if b.makes_four(c, i)} == fours
+            seen += len(fours)
+    assert seen > 50
+
+
 def test_a_stone_taken_away_out_of_order_is_recomputed() -> None:
     b = Position(15, 15, 4)
     stones = [(7, 7, BLACK), (8, 7, WHITE), (7, 8, BLACK), (9, 9, WHITE), (6, 6, BLACK)]
