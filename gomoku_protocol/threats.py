@@ -59,6 +59,22 @@ def deepening(depth: int, leap_from: int) -> list[int]:
     return list(range(1, leap_from + 1)) + list(range(leap_from + 2, depth, 2)) + [depth]
 
 
+def line_steps(a: int, b: int, stride: int) -> int:
+    """How many steps along a row, a column or a diagonal lead from point ``a`` to point ``b`` of a
+    grid ``stride`` wide; -1 if they share no line.
+
+    >>> line_steps(0, 3, 10), line_steps(0, 33, 10), line_steps(7, 34, 10), line_steps(0, 12, 10), line_steps(5, 5, 10)
+    (3, 3, 3, -1, 0)
+    """
+    ay = a // stride
+    by = b // stride
+    dx = abs(b - by * stride - (a - ay * stride))
+    dy = abs(by - ay)
+    if dx == 0 or dy == 0 or dx == dy:
+        return max(dx, dy)
+    return -1
+
+
 class ThreatSearch:
     def __init__(self, board: Position) -> None:
         self.board = board
@@ -123,16 +139,8 @@ class ThreatSearch:
         True
         """
         stride = self.board.stride
-        iy = i // stride
-        ix = i - iy * stride
         for g in gains:
-            dy = g // stride - iy
-            dx = g - (g // stride) * stride - ix
-            if dx < 0:
-                dx = -dx
-            if dy < 0:
-                dy = -dy
-            if dx <= REACH and dy <= REACH and (dx or dy) and (dx == 0 or dy == 0 or dx == dy):
+            if 0 < line_steps(i, g, stride) <= REACH:
                 return True
         return False
 
@@ -258,16 +266,8 @@ class ThreatSearch:
         (False, False)
         """
         stride = self.board.stride
-        ry = r // stride
-        rx = r - ry * stride
         for t in points:
-            dy = t // stride - ry
-            dx = t - (t // stride) * stride - rx
-            if dx < 0:
-                dx = -dx
-            if dy < 0:
-                dy = -dy
-            if dx > 5 or dy > 5 or (dx != 0 and dy != 0 and dx != dy):
+            if not 0 <= line_steps(r, t, stride) <= 5:
                 return False
         return True
 
