@@ -318,8 +318,12 @@ class ThreatSearch:
         fours = b.four_points(a)
         threes = [i for i in b.three_points(a) if not b.makes_four(a, i)]  # a four-three is among the fours
         if gains:
-            candidates = self._ordered([i for i in fours + threes if self._near(i, gains)], a)
-            candidates += self._ordered([i for i in fours if not self._near(i, gains)], a)
+            near: list[int] = []
+            far: list[int] = []
+            for i in fours:
+                (near if self._near(i, gains) else far).append(i)
+            near += [i for i in threes if self._near(i, gains)]
+            candidates = self._ordered(near, a) + self._ordered(far, a)
         else:
             candidates = self._ordered(fours + threes, a)
         for m in candidates:
