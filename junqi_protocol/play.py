@@ -1,4 +1,4 @@
-"""``sanqi play junqi``: a game against sanqi with a person at the board, in the browser.
+"""``sanqi play [junqi]``: a game against sanqi with a person at the board, in the browser.
 
 A thin layer over ``sanqi referee``: it seats ``human`` at the person's seat and sanqi at the others,
 gives the person a generous clock and caps the engines' think with their ``movetime`` option, picks a
@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Optional
 
-from engine_core.args import ArgParser, UsageError, fail
+from engine_core.args import ArgParser, UsageError, fail, guarded
 from engine_core.matchcli import engine_command
 from junqi_protocol.board import Board
 from junqi_protocol.referee import main as referee_main
@@ -22,6 +22,7 @@ from junqi_protocol.referee import split_spec
 
 PROG = "sanqi play"
 GAMES = ("junqi",)
+DEFAULT = "junqi"  # the one game a person can play so far: ``sanqi play`` alone plays it
 
 
 def non_negative_float(text: str) -> float:
@@ -90,25 +91,20 @@ def startable(engine: str) -> str:
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = list(argv or [])
-    if not args or args[0] in ("-h", "--help"):
-        print(f"usage: {PROG} GAME [options]\n\nGAME is one of {', '.join(GAMES)}; {PROG} GAME --help shows its options.")
-        return 0 if args else 2
-    if args[0] not in GAMES:
-        fail(PROG, f"unknown game {args[0]!r}; choose from {', '.join(GAMES)}")
+    game = args.pop(0) if args and not args[0].startswith("-") else DEFAULT
+    if game not in GAMES:
+        fail(PROG, f"unknown game {game!r}; choose from {', '.join(GAMES)}")
     p = parser()
-    opts, rest = p.parse_known_args(args[1:])
-    try:
-        engine = startable(opts.engine)
-    except UsageError as exc:
-        fail(p.prog, str(exc))
+    opts, rest = p.parse_known_args(args)
+    return guarded(p.prog, lambda: run(p.prog, opts, rest))
+
+
+def run(prog: str, opts: argparse.Namespace, rest: list[str]) -> int:
     record = opts.record or time.strftime("junqi-%Y%m%d-%H%M%S.jsonl")
-    try:
-        built = referee_args(opts, engine, record, rest)
-    except UsageError as exc:
-        fail(p.prog, str(exc))
+    built = referee_args(opts, startable(opts.engine), record, rest)
     where = os.path.abspath(record)
-    print(f"{p.prog}: the games are recorded in {where}", file=sys.stderr, flush=True)
+    print(f"{prog}: the games are recorded in {where}", file=sys.stderr, flush=True)
     code = referee_main(built)
-    print(f"{p.prog}: the record is {where}; a page that replays it: sanqi referee --print {where} --html OUT.html",
+    print(f"{prog}: the record is {where}; a page that replays it: sanqi referee --print {where} --html OUT.html",
           file=sys.stderr, flush=True)
     return code

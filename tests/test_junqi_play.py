@@ -64,7 +64,7 @@ def record(path) -> list[dict]:
 
 @pytest.mark.parametrize("args, says", [
     (["chess"], "sanqi play: error: unknown game 'chess'; choose from junqi"),
-    (["junqi", "--seat", "X"], "sanqi play junqi: error: --seat 'X': the 4p seats are S E N W"),
+    (["--seat", "X"], "sanqi play junqi: error: --seat 'X': the 4p seats are S E N W"),  # junqi by default
     (["junqi", "--variant", "2p", "--seat", "E"], "sanqi play junqi: error: --seat 'E': the 2p seats are S N"),
     (["junqi", "--engine", "human"], "sanqi play junqi: error: --engine human: one person plays; the other seats are engines"),
     (["junqi", "--engine-movetime", "-1"], "sanqi play junqi: error: argument --engine-movetime: '-1' is not a number of at least 0"),
@@ -85,7 +85,7 @@ def test_the_persons_page_is_opened_in_the_browser_and_the_record_named(tmp_path
     browser = tmp_path / "browser.sh"
     browser.write_text(f"#!/bin/sh\necho \"$1\" > {opened}\n")
     browser.chmod(0o755)
-    play = Play(["junqi", "--engine", "search", "--seed", "1"], tmp_path, dict(os.environ, BROWSER=str(browser)))
+    play = Play(["--engine", "search", "--seed", "1"], tmp_path, dict(os.environ, BROWSER=str(browser)))  # junqi by default
     try:
         named = play.said_line(re.compile(r"the games are recorded in (\S+)$"))[1]
         url = play.said_line(PAGE)[1]
