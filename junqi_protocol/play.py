@@ -18,6 +18,7 @@ from engine_core.args import ArgParser, UsageError, fail, guarded
 from engine_core.matchcli import engine_command
 from junqi_protocol.board import Board
 from junqi_protocol.referee import main as referee_main
+from junqi_protocol.referee import parser as referee_parser
 from junqi_protocol.referee import split_spec
 
 PROG = "sanqi play"
@@ -102,6 +103,7 @@ def main(argv: Optional[list[str]] = None) -> int:
 def run(prog: str, opts: argparse.Namespace, rest: list[str]) -> int:
     record = opts.record or time.strftime("junqi-%Y%m%d-%H%M%S.jsonl")
     built = referee_args(opts, startable(opts.engine), record, rest)
+    referee_parser().parse_args(built)  # the referee's own checks of its options, before saying where the record goes
     where = os.path.abspath(record)
     print(f"{prog}: the games are recorded in {where}", file=sys.stderr, flush=True)
     code = referee_main(built)
