@@ -18,8 +18,8 @@ from typing import Callable, Final, Optional
 
 from engine_core.loop import Front, Refusal, Worker, undone_on_failure
 from engine_core.timeman import LagMeter, TurnClock, turn_limits
-from gomoku_protocol.brain import Brain, Result
-from gomoku_protocol.clock import process_age
+from gomoku_protocol.brain import Brain, SearchAnswer
+from gomoku_protocol.process_age import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
 from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WHITE
 
@@ -81,7 +81,7 @@ class Decision:
     (``stones``), and the search behind it (``result``, the principal variation's and the YXNBEST
     moves' names)."""
 
-    def __init__(self, kind: str, result: Result, stones: list[Point], pv: list[str], nbest: list[str]) -> None:
+    def __init__(self, kind: str, result: SearchAnswer, stones: list[Point], pv: list[str], nbest: list[str]) -> None:
         self.kind = kind
         self.result = result
         self.stones = stones
@@ -407,12 +407,12 @@ class Engine(Front):
             raise Refusal("the board is full")
         soft, hard = self.limits()
 
-        def decide(result: Result) -> Decision:
+        def decide(result: SearchAnswer) -> Decision:
             return self._decided(p, result, place)
 
         self._think(p, soft, hard, say, multipv, decide, done, failed)
 
-    def _decided(self, p: Position, result: Result, place: bool) -> Decision:
+    def _decided(self, p: Position, result: SearchAnswer, place: bool) -> Decision:
         if result.move < 0:
             return Decision(NO_MOVE, result, [], [], [])
         pv = [p.name(m) for m in result.pv] if result.pv else [p.name(result.move)]
@@ -424,7 +424,7 @@ class Engine(Front):
         return Decision(MOVE, result, [point], pv, nbest)
 
     def _think(self, p: Position, soft: int, hard: int, say: Say, multipv: int,
-               decide: Callable[[Result], Decision], done: Done, failed: Failed) -> None:
+               decide: Callable[[SearchAnswer], Decision], done: Done, failed: Failed) -> None:
         """Choose in the worker; commit what ``decide`` made of the search, then hand it to ``done``.
         If anything fails, the game is put back as last committed, then ``failed`` hears of it (the
         order of a command that fails, see :class:`engine_core.loop.Front`)."""
@@ -460,7 +460,7 @@ class Engine(Front):
         self.position = b
         may_add_two = len(stones) == 3
 
-        def decide(result: Result) -> Decision:
+        def decide(result: SearchAnswer) -> Decision:
             return self._swap2_decided(b, result, may_add_two)
 
         self._think(b, soft, hard, say, 1, decide, done, failed)
@@ -479,7 +479,7 @@ class Engine(Front):
         self._commit()
         return out
 
-    def _swap2_decided(self, b: Position, result: Result, may_add_two: bool) -> Decision:
+    def _swap2_decided(self, b: Position, result: SearchAnswer, may_add_two: bool) -> Decision:
         """White (to move) scored ``result.score``: far behind, take black; about even after three
         stones, put white's best move and black's best reply and let the opponent choose."""
         if result.move < 0 or result.score < -SWAP_MARGIN:

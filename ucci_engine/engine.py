@@ -43,8 +43,9 @@ class GoRequest:
         self.searchmoves: list[int] = []
 
 
-class Result:
-    """What a finished search decided."""
+class SearchAnswer:
+    """A finished search's answer, what the ``bestmove`` line says: the move, the move to ponder on (0 none),
+    its score, and whether to accept an offered draw or to resign."""
 
     def __init__(self, best: int, ponder: int, score: int, draw: bool, resign: bool) -> None:
         self.best = best
@@ -56,7 +57,7 @@ class Result:
 
 # report(depth, seldepth, multipv index, score, nodes, ms, pv names)
 InfoSink = Callable[[int, int, int, int, int, int, list[str]], None]
-DoneSink = Callable[[Optional[Result]], None]
+DoneSink = Callable[[Optional[SearchAnswer]], None]
 
 
 class Engine:
@@ -330,7 +331,7 @@ class Engine:
         ponder = top.pv[1] if len(top.pv) > 1 else 0
         draw = self._draw_offered and abs(top.score) <= LEVEL_SCORE
         resign = top.score <= -HOPELESS
-        self._done(Result(top.move, ponder, top.score, draw, resign))
+        self._done(SearchAnswer(top.move, ponder, top.score, draw, resign))
 
     def stop(self) -> bool:
         """Stop thinking and release the move, or end a perft; False when there was nothing to stop."""

@@ -13,7 +13,7 @@ from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.loop import EndSession, Refusal, Session
 from engine_core.search import MAX_PLY
-from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, Result, bound_name
+from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
@@ -155,7 +155,7 @@ class Dialect(Session):
     def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
         raise NotImplementedError
 
-    def done(self, result: Optional[Result]) -> None:
+    def done(self, result: Optional[SearchAnswer]) -> None:
         raise NotImplementedError
 
     def id_name(self) -> str:
@@ -322,7 +322,7 @@ class UcciProtocol(Dialect):
         self.chan.send(f"info depth {depth} score {ucci_score(score)} pv {' '.join(pv)}")
         self.chan.send(f"info time {ms} nodes {nodes}")
 
-    def done(self, result: Optional[Result]) -> None:
+    def done(self, result: Optional[SearchAnswer]) -> None:
         if result is None:
             self.chan.send("nobestmove")
             return
@@ -465,7 +465,7 @@ class UciProtocol(Dialect):
             f"nodes {nodes} nps {nps} hashfull {self.engine.hashfull()} time {ms} pv {' '.join(pv)}"
         )
 
-    def done(self, result: Optional[Result]) -> None:
+    def done(self, result: Optional[SearchAnswer]) -> None:
         if result is None:
             self.chan.send("bestmove (none)")
             return
