@@ -17,7 +17,7 @@ from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, SearchAns
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
-from ucci_engine.tables import move_name, parse_move
+from ucci_engine.tables import move_name
 
 AUTHOR = "the sanqi developers"
 TRUE_WORDS = ("true", "on", "1", "yes")
@@ -448,12 +448,7 @@ class UciProtocol(Dialect):
             go.clock.inc = int(got.get(inc, 0))
             go.clock.movestogo = int(got.get("movestogo", 0))
             go.clock.opp_left = int(got.get(theirs, 0))
-        legal = self.engine.legal_moves()
-        for text in moves:
-            m = parse_move(text)
-            if m not in legal:
-                raise Refusal(f"searchmoves: {text!r} is not a legal move here")
-            go.searchmoves.append(m)
+        go.searchmoves = moves  # the engine checks them when it starts
         if not values and not go.infinite and not go.ponder and not moves:
             go.infinite = True
         return go
