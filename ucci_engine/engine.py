@@ -85,7 +85,7 @@ class Engine:
         self._hold = False  # a pondering or infinite search keeps its move until released
         self._finished: Optional[list[Line]] = None
         self._emitted = True
-        self._done: DoneSink = lambda result: None
+        self._done: DoneSink = lambda answer: None
         self._draw_offered = False
         self._rng = random.Random()
         self.book: Optional[Book] = None  # consulted before searching when usebook / OwnBook is on
@@ -320,7 +320,7 @@ class Engine:
         self._clock_now = (self.game, go.clock.left, go.clock.inc, asked)
 
     def _emit(self) -> None:
-        """Hand the result to the protocol once (called with the lock held)."""
+        """Hand the answer to the protocol once (called with the lock held)."""
         if self._emitted or self._finished is None:
             return
         self._emitted = True

@@ -155,7 +155,7 @@ class Dialect(Session):
     def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
         raise NotImplementedError
 
-    def done(self, result: Optional[SearchAnswer]) -> None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
         raise NotImplementedError
 
     def id_name(self) -> str:
@@ -322,16 +322,16 @@ class UcciProtocol(Dialect):
         self.chan.send(f"info depth {depth} score {ucci_score(score)} pv {' '.join(pv)}")
         self.chan.send(f"info time {ms} nodes {nodes}")
 
-    def done(self, result: Optional[SearchAnswer]) -> None:
-        if result is None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
+        if answer is None:
             self.chan.send("nobestmove")
             return
-        text = f"bestmove {move_name(result.best)}"
-        if result.ponder:
-            text += f" ponder {move_name(result.ponder)}"
-        if result.draw:
+        text = f"bestmove {move_name(answer.best)}"
+        if answer.ponder:
+            text += f" ponder {move_name(answer.ponder)}"
+        if answer.draw:
             text += " draw"
-        elif result.resign:
+        elif answer.resign:
             text += " resign"
         self.chan.send(text)
 
@@ -460,13 +460,13 @@ class UciProtocol(Dialect):
             f"nodes {nodes} nps {nps} hashfull {self.engine.hashfull()} time {ms} pv {' '.join(pv)}"
         )
 
-    def done(self, result: Optional[SearchAnswer]) -> None:
-        if result is None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
+        if answer is None:
             self.chan.send("bestmove (none)")
             return
-        text = f"bestmove {move_name(result.best)}"
-        if result.ponder:
-            text += f" ponder {move_name(result.ponder)}"
+        text = f"bestmove {move_name(answer.best)}"
+        if answer.ponder:
+            text += f" ponder {move_name(answer.ponder)}"
         self.chan.send(text)
 
 
