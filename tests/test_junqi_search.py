@@ -122,6 +122,9 @@ def test_a_lead_fades_towards_the_four_player_no_capture_draw():
     assert scores[2] == scores[0] * 10 // FADE
     behind = [_two_against_one(q, 1)[1].evaluate() for q in (0, 60, 69)]  # E to move: its loss fades too
     assert behind == [-scores[0], -scores[2], -scores[4]]
+    board, level = _two_against_one(69)
+    level.alive[3] = True  # two against two: as before, no fading
+    assert level.evaluate() == scores[0]
 
 
 def test_the_side_ahead_gives_a_piece_rather_than_let_the_four_player_count_run_out():
