@@ -164,6 +164,34 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
     return r.finish()
 
 
+def short_handed(lines: list[dict[str, Any]]) -> Optional[tuple[str, str, str]]:
+    """For a four-player game in which a seat went out while its partner played on (two against
+    one from then on, or from the start with an ``out`` seat): the seat that went out first, the
+    players of the team left a seat up (their names joined by ``+``) and how that team fared:
+    ``won``, ``drawn <reason>`` or ``lost``. None for other games and unfinished ones.
+
+    >>> head = {"type": "game", "game": 1, "variant": "4p", "players": {"S": "a", "E": "b", "N": "a", "W": "out"}}
+    >>> short_handed([head, {"type": "start", "events": ["out W absent"]},
+    ...               {"type": "end", "result": "draw", "reason": "nocapture"}])
+    ('W', 'a+a', 'drawn nocapture')
+    """
+    head, end = lines[0], lines[-1]
+    if head.get("variant") != "4p" or end.get("type") != "end" or end["result"] == "none":
+        return None
+    board = Board("4p")
+    for obj in lines:
+        for event in obj.get("events", []) if obj["type"] in ("start", "step") else []:
+            words = event.split()
+            if words[0] == "out":
+                up = 1 - board.team(board.letters.index(words[1]))
+                letters = "".join(board.letters[s] for s in range(board.seats) if board.team(s) == up)
+                names = "+".join(head["players"][letter] for letter in letters)
+                fared = ("drawn " + end["reason"] if end["result"] == "draw"
+                         else "won" if set(end["result"]) == set(letters) else "lost")
+                return words[1], names, fared
+    return None
+
+
 def describe(lines: list[dict[str, Any]]) -> str:
     """A printable account of one game: players, moves with results, the end and the final board."""
     head = lines[0]

@@ -33,7 +33,7 @@ from junqi_protocol.player import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.seats import ABORTED, AbsentSeat, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
 from junqi_protocol.lineups import read_deals
-from junqi_protocol.record import Recorder, describe, read_games, replay
+from junqi_protocol.record import Recorder, describe, read_games, replay, short_handed
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.view import Watch, start_watch, watch_address, write_html
 from junqi_protocol.view_human import HumanSeat
@@ -463,6 +463,15 @@ def print_records(path: str, out: TextIO) -> int:
             out.write(f"game {lines[0].get('game')}: cannot be replayed: {exc}\n\n")
             bad += 1
     out.write(f"{len(games)} games, {bad} with replay problems\n")
+    tally: dict[str, dict[str, int]] = {}
+    for lines in games:
+        found = short_handed(lines)
+        if found is not None:
+            by = tally.setdefault(found[1], {})
+            by[found[2]] = by.get(found[2], 0) + 1
+    for names, fared in sorted(tally.items()):
+        counts = ", ".join(f"{how} {n}" for how, n in sorted(fared.items()))
+        out.write(f"a seat up (its enemy's partner out while it played on), {names}: {sum(fared.values())} games: {counts}\n")
     return 1 if bad else 0
 
 

@@ -149,6 +149,17 @@ def test_a_seat_out_from_the_start_never_plays(tmp_path):
         assert steps(game) and all(s["seat"] != absent for s in steps(game))
         assert game[-1]["result"] != "none"
     assert out.count("W=out") == 1 and [line.split()[1] for line in out.splitlines() if line.startswith("out ")] == ["4"]
+    printed = subprocess.run(sanqi_command() + ["referee", "--print", str(tmp_path / "games.jsonl")], capture_output=True,
+                             text=True, timeout=60)
+    fared: dict[str, int] = {}
+    for game, absent in zip(games, "WNES"):
+        up = "SN" if absent in "EW" else "EW"
+        end = game[-1]
+        how = f"drawn {end['reason']}" if end["result"] == "draw" else "won" if set(end["result"]) == set(up) else "lost"
+        fared[how] = fared.get(how, 0) + 1
+    counts = ", ".join(f"{how} {n}" for how, n in sorted(fared.items()))
+    summary = [line for line in printed.stdout.splitlines() if line.startswith("a seat up")]
+    assert summary == [f"a seat up (its enemy's partner out while it played on), builtin random+builtin random: 4 games: {counts}"]
 
 
 def test_protocol_engines_play_beside_a_seat_out_from_the_start(tmp_path):

@@ -122,7 +122,7 @@ def test_a_lead_fades_towards_the_four_player_no_capture_draw():
     assert scores[2] == scores[0] * 10 // FADE
     behind = [_two_against_one(q, 1)[1].evaluate() for q in (0, 60, 69)]  # E to move: its loss fades too
     assert behind == [-scores[0], -scores[2], -scores[4]]
-    board, level = _two_against_one(69)
+    level = _two_against_one(69)[1]
     level.alive[3] = True  # two against two: as before, no fading
     assert level.evaluate() == scores[0]
 
