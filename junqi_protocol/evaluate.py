@@ -10,10 +10,11 @@ marshal's death had shown them. A piece in a camp, where it cannot be attacked, 
 A mover on one of the squares that guard its own flag (:data:`GUARDS`) earns :data:`GUARD`: the
 path bonus alone pulls every mover forward and empties the back area, and in 315 of the 339 seats
 where pfysw's engineer reached our flag's front square our corner on that side was already empty.
-A team a seat up (its enemy's partner is out) with an engineer or a bomb left counts a mine on
-the way as passable at :data:`CLEARED` more moves: two against one often meets a flag walled in
-by mines, which no mover but an engineer may cross, and without the toll only the engineers felt
-the pull towards it (three of five such phases of self-play ended in a no-capture draw).
+Once a seat of the four is out, a team with an engineer or a bomb left counts an enemy mine on
+the way as passable at :data:`CLEARED` more moves: two against one (and one against one) often
+meets a flag walled in by mines, which no mover but an engineer may cross, and without the toll
+only the engineers felt the pull towards it (6 of the 15 two-against-one games of a self-play run
+ended in a no-capture draw, 28 November 2026).
 The position adds these up incrementally.
 
 >>> from junqi_protocol.board import Board
@@ -60,7 +61,7 @@ HIDDEN: Final = 2
 # touches its front square.
 GUARDS: Final[dict[int, tuple[int, ...]]] = {26: (21, 25, 27, 20, 15, 22, 16), 28: (23, 29, 27, 24, 19, 22, 18)}
 GUARD: Final = 40
-# Extra moves a mover's path pays for an enemy mine on the way when its team is a seat up and has
+# Extra moves a mover's path pays for an enemy mine on the way once a seat is out, when its team has
 # a piece to clear it (an engineer eats it, a bomb takes it along).
 CLEARED: Final = 3
 MOBILE: Final = 0
@@ -105,9 +106,7 @@ def square_tables(board: Board, owner: list[int], kind: list[int], alive: list[b
         team = board.team(seat)
         if team not in by_team:
             enemies = [e for e in range(board.seats) if alive[e] and flags[e] >= 0 and board.team(e) != team]
-            ahead = (sum(1 for s in range(board.seats) if alive[s] and board.team(s) == team)
-                     > sum(1 for s in range(board.seats) if alive[s] and board.team(s) != team))
-            clear = ahead and any(owner[p] >= 0 and board.team(owner[p]) == team and kind[p] in (ENGINEER, BOMB)
+            clear = not all(alive) and any(owner[p] >= 0 and board.team(owner[p]) == team and kind[p] in (ENGINEER, BOMB)
                                   for p in range(board.size))
             by_team[team] = _team_tables(board, owner, kind, team, enemies, flags, shown, reveal, clear)
     guard = [[0] * board.size for _ in range(board.seats)]

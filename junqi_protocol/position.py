@@ -6,8 +6,8 @@ so team negamax works; a seat that is out still gets its turn as a forced pass, 
 alternation. Capturing a flag puts its owner out (its pieces leave the board); the team with no
 seat left has lost. The no-capture limit ends the line: the side to move loses in the two-player
 game, a draw in the four-player game; nearing it in the two-player game, the evaluation presses
-the side that will be to move at the limit to attack, and in the four-player game, two against
-one, it fades the score towards the draw's 0 (:data:`FADE`), so a team ahead captures before the
+the side that will be to move at the limit to attack, and in the four-player game, once a seat is
+out, it fades the score towards the draw's 0 (:data:`FADE`), so a team ahead captures before the
 count runs out. Moves are ``from * size + to``; :data:`PASS` follows them.
 
 >>> from junqi_protocol.board import Board
@@ -233,21 +233,20 @@ class Position(SearchPosition):
             # must attack something soon, which resets the count.
             press = URGENCY * (URGENT + 1 - left)
             score += -press if left % 2 == 0 else press
-        elif not self.nocapture_loses and left < FADE and self.uneven():
-            # The draw at the limit is worth 0 to both teams: with one team a seat up, a lead fades
+        elif not self.nocapture_loses and left < FADE and self.seat_out():
+            # The draw at the limit is worth 0 to both teams: once a seat is out, a lead fades
             # towards it over the last FADE quiet moves, so the side ahead takes (or, far ahead,
             # gives) something before the count runs out, and the side behind is content to wait.
             left = max(0, left)
             score = score * left // FADE if score >= 0 else -(-score * left // FADE)
         return score
 
-    def uneven(self) -> bool:
-        """One team has more seats in play than the other (two against one)."""
-        seats = [0, 0]
+    def seat_out(self) -> bool:
+        """A seat of the four is out: two against one, or one against one."""
         for s in range(self.seats):
-            if self.alive[s]:
-                seats[self.team(s)] += 1
-        return seats[0] != seats[1]
+            if not self.alive[s]:
+                return True
+        return False
 
     def rule_score(self, ply: int) -> int:
         if self.winner >= 0:

@@ -52,7 +52,7 @@ def _walled_flag(extra, alive, walls=True):
     return owner, square_tables(board, owner, kind, alive).path[0][0][board.point("S04")]
 
 
-def test_a_team_a_seat_up_with_a_mine_clearer_marches_on_a_mined_flag():
+def test_once_a_seat_is_out_a_team_with_a_mine_clearer_marches_on_a_mined_flag():
     board = Board("4p")
     one_short = [True, True, True, False]
     assert _walled_flag([], one_short)[1] == 0  # no mover but an engineer crosses a mine, and we have none

@@ -125,6 +125,9 @@ def test_a_lead_fades_towards_the_four_player_no_capture_draw():
     level = _two_against_one(69)[1]
     level.alive[3] = True  # two against two: as before, no fading
     assert level.evaluate() == scores[0]
+    alone = _two_against_one(69)[1]
+    alone.alive[2] = False  # one against one: fades as well
+    assert alone.evaluate() == scores[4]
 
 
 def test_the_side_ahead_gives_a_piece_rather_than_let_the_four_player_count_run_out():
