@@ -129,7 +129,24 @@ class BuiltinSeat(Seat):
         self.player.close()
 
 
-class AbsentSeat(Seat):
+class SilentSeat(Seat):
+    """A seat with no engine to tell anything: events, errors, the result and closing are no-ops
+    (a person's page reads the record instead; a seat out from the start has nobody)."""
+
+    def tell(self, events: list[Event]) -> None:
+        return None
+
+    def error(self, text: str) -> None:
+        return None
+
+    def finish(self, winner: int) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class AbsentSeat(SilentSeat):
     """A seat that is out from the start (the engine word ``out``): it has no lineup and no pieces,
     the referee puts it out before the first move (``out W absent``) and play skips it, as it skips a
     player whose flag fell. For games where one side is a player short, e.g. two against one."""
@@ -148,18 +165,6 @@ class AbsentSeat(Seat):
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
         raise SeatError(End.ILLEGAL, "a seat out from the start is never asked for a move")
-
-    def tell(self, events: list[Event]) -> None:
-        return None
-
-    def error(self, text: str) -> None:
-        return None
-
-    def finish(self, winner: int) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
 
 
 class PipeSeat(Seat, EngineSeat):
