@@ -28,11 +28,12 @@ TOLL: Final = 1
 
 
 def distances(board: Board, owner: list[int], targets: list[int], engineer: bool,
-              through: Optional[list[bool]] = None) -> list[int]:
+              through: Optional[list[int]] = None) -> list[int]:
     """Moves a piece on each point needs to reach the nearest of ``targets`` (FAR if it cannot); an
     occupied point is answered for the piece on it but blocks every other path, unless ``through``
-    marks it as a piece the mover may take on its way: then paths go on through it at a toll of
-    :data:`TOLL` more moves."""
+    gives it a toll above 0 (a piece the mover may take on its way, usually at :data:`TOLL`; a
+    mine a teammate must clear first costs more): then paths go on through it at that many more
+    moves."""
     dist = [FAR] * board.size
     for t in targets:
         dist[t] = 0
@@ -47,8 +48,8 @@ def distances(board: Board, owner: list[int], targets: list[int], engineer: bool
                     dist[q] = d + 1
                     if owner[q] < 0:
                         _push(buckets, d + 1, q)
-                    elif through is not None and through[q]:
-                        _push(buckets, d + 1 + TOLL, q)
+                    elif through is not None and through[q] > 0:
+                        _push(buckets, d + 1 + through[q], q)
         d += 1
     return dist
 

@@ -6,7 +6,9 @@ so team negamax works; a seat that is out still gets its turn as a forced pass, 
 alternation. Capturing a flag puts its owner out (its pieces leave the board); the team with no
 seat left has lost. The no-capture limit ends the line: the side to move loses in the two-player
 game, a draw in the four-player game; nearing it in the two-player game, the evaluation presses
-the side that will be to move at the limit to attack. Moves are ``from * size + to``; :data:`PASS` follows them.
+the side that will be to move at the limit to attack, and in the four-player game, once a seat is
+out, it fades the score towards the draw's 0 (:data:`FADE`), so a team ahead captures before the
+count runs out. Moves are ``from * size + to``; :data:`PASS` follows them.
 
 >>> from junqi_protocol.board import Board
 >>> from junqi_protocol.rules import parse_lineup
@@ -35,6 +37,7 @@ from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MINE, MOVE, combat, ta
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
 URGENCY: Final = 25  # per quiet move nearer the limit, against the side that will be to move then
+FADE: Final = 20  # quiet moves before the four-player no-capture draw from which a score fades towards it
 
 
 def zobrist_keys(board: Board, seed: int = 1) -> list[int]:
@@ -230,7 +233,20 @@ class Position(SearchPosition):
             # must attack something soon, which resets the count.
             press = URGENCY * (URGENT + 1 - left)
             score += -press if left % 2 == 0 else press
+        elif not self.nocapture_loses and left < FADE and self.seat_out():
+            # The draw at the limit is worth 0 to both teams: once a seat is out, a lead fades
+            # towards it over the last FADE quiet moves, so the side ahead takes (or, far ahead,
+            # gives) something before the count runs out, and the side behind is content to wait.
+            left = max(0, left)
+            score = score * left // FADE if score >= 0 else -(-score * left // FADE)
         return score
+
+    def seat_out(self) -> bool:
+        """A seat of the four is out: two against one, or one against one."""
+        for s in range(self.seats):
+            if not self.alive[s]:
+                return True
+        return False
 
     def rule_score(self, ply: int) -> int:
         if self.winner >= 0:

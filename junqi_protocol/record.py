@@ -3,8 +3,10 @@
 One object per line, each with ``type`` and ``game`` (the game's number in the run):
 
 * ``game``: ``variant``, ``rules``, ``players`` (seat letter → engine name), ``time``/``movetime`` (ms);
-* ``lineup``: ``seat`` and its 25 letters, or ``error`` when the engine gave none that is legal;
-* ``start``: ``events`` broadcast before the first move (players out for want of a lineup or a move);
+* ``lineup``: ``seat`` and its 25 letters, or ``error`` when the engine gave none that is legal, or
+  ``absent`` (true) for a seat out from the start (the engine word ``out``);
+* ``start``: ``events`` broadcast before the first move (players out from the start, for want of a
+  lineup or of a move);
 * ``step``: one turn or referee action: ``seat``, ``action`` (``move``, ``pass``, ``timeout`` or ``out``),
   ``move`` (FROM-TO), ``reply`` and ``error`` for a rejected line, ``ms`` spent, ``dropped`` (lines the
   engine sent that answered no current request, such as a move that came after its time), and
@@ -92,7 +94,8 @@ class Replayer:
         for seat in range(board.seats):
             entry = self.lineups.get(board.letters[seat])
             if entry is None or "lineup" not in entry:
-                events += [e.text(board) for e in game.eliminate(seat, "lineup")]
+                why = "absent" if entry is not None and entry.get("absent") else "lineup"
+                events += [e.text(board) for e in game.eliminate(seat, why)]
         events += [e.text(board) for e in game.start()]
         if start is None or start["events"] != events:
             self.problems.append(f"start events: record says {start['events'] if start else None}, the rules say {events}")
@@ -161,6 +164,34 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
     return r.finish()
 
 
+def short_handed(lines: list[dict[str, Any]]) -> Optional[tuple[str, str, str]]:
+    """For a four-player game in which a seat went out while its partner played on (two against
+    one from then on, or from the start with an ``out`` seat): the seat that went out first, the
+    players of the team left a seat up (their names joined by ``+``) and how that team fared:
+    ``won``, ``drawn <reason>`` or ``lost``. None for other games and unfinished ones.
+
+    >>> head = {"type": "game", "game": 1, "variant": "4p", "players": {"S": "a", "E": "b", "N": "a", "W": "out"}}
+    >>> short_handed([head, {"type": "start", "events": ["out W absent"]},
+    ...               {"type": "end", "result": "draw", "reason": "nocapture"}])
+    ('W', 'a+a', 'drawn nocapture')
+    """
+    head, end = lines[0], lines[-1]
+    if head.get("variant") != "4p" or end.get("type") != "end" or end["result"] == "none":
+        return None
+    board = Board("4p")
+    for obj in lines:
+        for event in obj.get("events", []) if obj["type"] in ("start", "step") else []:
+            words = event.split()
+            if words[0] == "out":
+                up = 1 - board.team(board.letters.index(words[1]))
+                letters = "".join(board.letters[s] for s in range(board.seats) if board.team(s) == up)
+                names = "+".join(head["players"][letter] for letter in letters)
+                fared = ("drawn " + end["reason"] if end["result"] == "draw"
+                         else "won" if set(end["result"]) == set(letters) else "lost")
+                return words[1], names, fared
+    return None
+
+
 def describe(lines: list[dict[str, Any]]) -> str:
     """A printable account of one game: players, moves with results, the end and the final board."""
     head = lines[0]
@@ -169,7 +200,8 @@ def describe(lines: list[dict[str, Any]]) -> str:
     out += [f"  {seat}: {name}" for seat, name in head["players"].items()]
     for obj in lines[1:]:
         if obj["type"] == "lineup":
-            out.append(f"lineup {obj['seat']} {obj.get('lineup') or 'rejected: ' + obj.get('error', '')}")
+            given = obj.get("lineup") or ("out from the start" if obj.get("absent") else "rejected: " + obj.get("error", ""))
+            out.append(f"lineup {obj['seat']} {given}")
         elif obj["type"] == "step":
             what = obj.get("move") or obj.get("reason") or obj["action"]
             note = f"  ({obj['error']})" if obj.get("error") else ""

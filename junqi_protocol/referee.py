@@ -6,7 +6,7 @@
     sanqi referee --print FILE [--html OUT.html]
 
 ENGINE is a built-in player (search, random, events: run in process), human (a person, in the
-browser: needs --watch), junqi:COMMAND or just COMMAND (an engine speaking our line protocol), or
+browser: needs --watch), out (a seat out from the start: no pieces, play skips it), junqi:COMMAND or just COMMAND (an engine speaking our line protocol), or
 ccgc:COMMAND (a CCGC 1.0 engine, two players only). With n engines, game g gives seat s (S, E, N,
 W order) to engine (s + g - 1) mod n, so two engines in a four-player game form the two teams and
 swap sides every game. Every engine runs in its own process
@@ -33,9 +33,9 @@ from engine_core.args import (ArgParser, UsageError, guarded, natural_int, posit
 from junqi_protocol.board import Board
 from junqi_protocol.player import STYLES
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
-from junqi_protocol.seats import ABORTED, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
+from junqi_protocol.seats import ABORTED, AbsentSeat, BuiltinSeat, CcgcSeat, JunqiSeat, Seat, SeatError
 from junqi_protocol.lineups import read_deals
-from junqi_protocol.record import Recorder, describe, read_games, replay
+from junqi_protocol.record import Recorder, describe, read_games, replay, short_handed
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.view import Watch, start_watch, watch_address, write_html
 from junqi_protocol.view_human import HumanSeat
@@ -106,6 +106,7 @@ class JunqiRules:
         self.dealt = [referee.dealt(number, seat) for seat in range(board.seats)]
         self.lineups: dict[int, str] = {}  # the lineup each seat plays
         self.rejected: dict[int, SeatError] = {}  # or why it has none
+        self.absent = {seat for seat, player in enumerate(players) if player.absent}  # out from the start
         self.started = False  # the game is under way: its ``start`` line is written
         self.headed = False  # its ``game`` line is written
         self.ended = False  # and its ``end`` line
@@ -117,6 +118,8 @@ class JunqiRules:
 
     def open(self, seat: int) -> None:
         player = self.players[seat]
+        if player.absent:
+            return
         player.open(self.board, seat, self.game.rules, self.time_ms, self.movetime_ms)
         text = player.lineup(self.dealt[seat], self.lineup_timeout)
         err = check_lineup(text)
@@ -220,9 +223,14 @@ class JunqiRules:
         for seat, why in sorted(self.rejected.items()):
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
             players[seat].close()  # out before play began: its seat is over
+        for seat in sorted(self.absent):
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "absent": True})
         events: list[Event] = []
-        for seat, why in sorted(self.rejected.items()):
-            events += self._out(seat, "lineup", why.end)
+        for seat in sorted(self.absent | set(self.rejected)):  # in seat order, as a replay puts them out
+            if seat in self.absent:
+                events += game.eliminate(seat, "absent")
+            else:
+                events += self._out(seat, "lineup", self.rejected[seat].end)
         for seat in range(board.seats):
             if seat in self.lineups:
                 players[seat].begin(visible(board, game.rules, seat, self.lineups))
@@ -378,8 +386,8 @@ def split_spec(spec: str) -> tuple[str, str]:
     """
     if spec in STYLES:
         return "builtin", spec
-    if spec == "human":
-        return "human", spec
+    if spec in ("human", "out"):
+        return spec, spec
     kind, colon, command = spec.partition(":")
     if colon and kind in ("junqi", "ccgc"):
         return kind, command
@@ -389,7 +397,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 def engine_spec(text: str) -> str:
     """An argparse type: a built-in player, or a command whose program exists."""
     kind, command = split_spec(text)
-    if kind not in ("builtin", "human"):
+    if kind not in ("builtin", "human", "out"):
         program(command)
     return text
 
@@ -406,6 +414,8 @@ def log_folder(text: str) -> str:
 def make_seat(spec: str, options: list[tuple[str, str]], seed: Optional[int], watch: Optional[Watch] = None,
               key: str = "") -> Seat:
     kind, command = split_spec(spec)
+    if kind == "out":
+        return AbsentSeat()
     if kind == "human":
         if watch is None:
             raise UsageError("a human plays in the browser: add --watch [HOST:]PORT")
@@ -455,14 +465,23 @@ def print_records(path: str, out: TextIO) -> int:
             out.write(f"game {lines[0].get('game')}: cannot be replayed: {exc}\n\n")
             bad += 1
     out.write(f"{len(games)} games, {bad} with replay problems\n")
+    tally: dict[str, dict[str, int]] = {}
+    for lines in games:
+        found = short_handed(lines)
+        if found is not None:
+            by = tally.setdefault(found[1], {})
+            by[found[2]] = by.get(found[2], 0) + 1
+    for names, fared in sorted(tally.items()):
+        counts = ", ".join(f"{how} {n}" for how, n in sorted(fared.items()))
+        out.write(f"a seat up (its enemy's partner out while it played on), {names}: {sum(fared.values())} games: {counts}\n")
     return 1 if bad else 0
 
 
 def parser() -> ArgParser:
     p = ArgParser(prog="sanqi referee", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[2])
     p.add_argument("engines", nargs="*", type=engine_spec, metavar="ENGINE",
-                   help="search, random, events, human (played in the browser; needs --watch), junqi:COMMAND, "
-                   "COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
+                   help="search, random, events, human (played in the browser; needs --watch), out (a seat out from "
+                   "the start), junqi:COMMAND, COMMAND or ccgc:COMMAND; 1, 2 or one per seat")
     p.add_argument("--variant", choices=("2p", "4p"), default="2p", help="two players (60 points) or four (Siguo)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play")
     p.add_argument("--record", type=writable_file, metavar="FILE", help="append JSON-lines game records to FILE")
@@ -516,6 +535,11 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         p.error(f"{n} engines cannot share {seats} seats evenly; name 1, 2 or {seats}")
     if seats == 4 and any(split_spec(s)[0] == "ccgc" for s in opts.engines):
         p.error("CCGC engines play only the two-player game (--variant 2p)")
+    outs = [i for i, s in enumerate(opts.engines) if s == "out"]
+    if outs and n != 4:
+        p.error("out (a seat out from the start) needs the four-player game and one engine per seat (--variant 4p)")
+    if any(i + 2 in outs for i in outs):
+        p.error(f"engines {outs[0] + 1} and {outs[0] + 3} are partners in every game: a team cannot be out from the start")
     humans = [i for i, s in enumerate(opts.engines) if s == "human"]
     if humans and not opts.watch:
         p.error("a human plays in the browser: add --watch [HOST:]PORT")

@@ -40,6 +40,7 @@ class Seat:
     names, ``pass``, or the raw line when it is neither (the referee rejects it)."""
 
     name: str = "?"
+    absent: bool = False  # a seat out from the start (:class:`AbsentSeat`): never opened, never asked
 
     @property
     def dead(self) -> bool:
@@ -126,6 +127,44 @@ class BuiltinSeat(Seat):
 
     def close(self) -> None:
         self.player.close()
+
+
+class SilentSeat(Seat):
+    """A seat with no engine to tell anything: events, errors, the result and closing are no-ops
+    (a person's page reads the record instead; a seat out from the start has nobody)."""
+
+    def tell(self, events: list[Event]) -> None:
+        return None
+
+    def error(self, text: str) -> None:
+        return None
+
+    def finish(self, winner: int) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class AbsentSeat(SilentSeat):
+    """A seat that is out from the start (the engine word ``out``): it has no lineup and no pieces,
+    the referee puts it out before the first move (``out W absent``) and play skips it, as it skips a
+    player whose flag fell. For games where one side is a player short, e.g. two against one."""
+
+    name = "out"
+    absent = True
+
+    def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
+        return None
+
+    def lineup(self, given: str, timeout: float) -> str:
+        raise SeatError(End.ILLEGAL, "a seat out from the start has no lineup")
+
+    def begin(self, visible: dict[int, str]) -> None:
+        return None
+
+    def ask(self, time_left_ms: int, movetime_ms: int) -> str:
+        raise SeatError(End.ILLEGAL, "a seat out from the start is never asked for a move")
 
 
 class PipeSeat(Seat, EngineSeat):

@@ -100,7 +100,7 @@ class Follower:
         if kind in ("lineup", "start", "step"):
             self.lines.append(obj)
         if kind == "lineup":
-            return [{"kind": "lineup", "game": number, "seat": obj["seat"], "error": obj.get("error", "")}]
+            return [{"kind": "lineup", "game": number, "seat": obj["seat"], "error": obj.get("error") or ("out from the start" if obj.get("absent") else "")}]
         if kind in ("start", "step"):
             return [self._frame(r, obj, texts)]
         if kind == "end":

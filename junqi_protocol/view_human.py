@@ -16,8 +16,8 @@ from typing import Optional
 
 from engine_core.ends import End
 from junqi_protocol.board import Board
-from junqi_protocol.game import Event, Rules
-from junqi_protocol.seats import Seat, SeatError
+from junqi_protocol.game import Rules
+from junqi_protocol.seats import SeatError, SilentSeat
 from junqi_protocol.lineups import strong_lineup
 from junqi_protocol.rules import LINEUP_SLOTS, check_lineup, short_lineup, why_illegal
 from junqi_protocol.view import Watch, board_data
@@ -25,7 +25,7 @@ from junqi_protocol.view import Watch, board_data
 PROPOSALS = 12  # lineups from the generator the page can cycle through
 
 
-class HumanSeat(Seat):
+class HumanSeat(SilentSeat):
     """The referee's side of a person's seat: every answer comes from the page holding ``key``."""
 
     def __init__(self, watch: Watch, key: str, seed: Optional[int] = None) -> None:
@@ -148,15 +148,3 @@ class HumanSeat(Seat):
                     return None
                 self.cond.wait(left)
             return self.answer
-
-    def tell(self, events: list[Event]) -> None:
-        return None
-
-    def error(self, text: str) -> None:
-        return None
-
-    def finish(self, winner: int) -> None:
-        return None
-
-    def close(self) -> None:
-        return None

@@ -19,6 +19,9 @@ MISTAKES = {
     "engine-option-for-no-engine": ["--engine-option", "3:seed=1", "random"],
     "seats-not-shared-evenly": ["--variant", "4p", "random", "random", "random"],
     "ccgc-in-four-player-game": ["--variant", "4p", "ccgc:sh"],
+    "out-in-two-player-game": ["--variant", "2p", "random", "out"],
+    "out-with-engines-sharing-seats": ["--variant", "4p", "random", "out"],
+    "out-a-whole-team": ["--variant", "4p", "random", "out", "random", "out"],
     "engine-log-in-missing-folder": ["--engine-log", "/no/dir/logs", "random"],
     "no-engine": [],
 }

@@ -134,6 +134,42 @@ def test_four_sanqi_processes(tmp_path):
     assert json.loads(json.dumps(game[-1]))["reason"] in ("flag", "nomoves", "passes", "nocapture")
 
 
+def test_a_seat_out_from_the_start_never_plays(tmp_path):
+    """``out`` takes one seat a game, rotated with the engines: that seat has no lineup and no
+    pieces, is put out before the first move, never moves, and the record replays (``read_record``)."""
+    out, games = referee(tmp_path, "--variant", "4p", "--games", "4", "--seed", "2", "--rules", "nocapture=40",
+                         "random", "events", "random", "out")
+    assert len(games) == 4
+    for game, absent in zip(games, "WNES"):
+        assert game[0]["players"][absent] == "out"
+        assert [o for o in game if o["type"] == "lineup" and o["seat"] == absent] == [
+            {"type": "lineup", "game": game[0]["game"], "seat": absent, "absent": True}]
+        start = next(o for o in game if o["type"] == "start")
+        assert start["events"][0] == f"out {absent} absent"
+        assert steps(game) and all(s["seat"] != absent for s in steps(game))
+        assert game[-1]["result"] != "none"
+    assert out.count("W=out") == 1 and [line.split()[1] for line in out.splitlines() if line.startswith("out ")] == ["4"]
+    printed = subprocess.run(sanqi_command() + ["referee", "--print", str(tmp_path / "games.jsonl")], capture_output=True,
+                             text=True, timeout=60)
+    fared: dict[str, int] = {}
+    for game, absent in zip(games, "WNES"):
+        up = "SN" if absent in "EW" else "EW"
+        end = game[-1]
+        how = f"drawn {end['reason']}" if end["result"] == "draw" else "won" if set(end["result"]) == set(up) else "lost"
+        fared[how] = fared.get(how, 0) + 1
+    counts = ", ".join(f"{how} {n}" for how, n in sorted(fared.items()))
+    summary = [line for line in printed.stdout.splitlines() if line.startswith("a seat up")]
+    assert summary == [f"a seat up (its enemy's partner out while it played on), builtin random+builtin random: 4 games: {counts}"]
+
+
+def test_protocol_engines_play_beside_a_seat_out_from_the_start(tmp_path):
+    _, games = referee(tmp_path, "--variant", "4p", "--rules", "nocapture=30", "--engine-option", "player=random",
+                       "out", SANQI, SANQI, SANQI)
+    (game,) = games
+    assert game[0]["players"]["S"] == "out" and steps(game)[0]["seat"] == "E"
+    assert {s["seat"] for s in steps(game)} <= set("ENW") and game[-1]["reason"] in ("flag", "nomoves", "nocapture")
+
+
 def test_information_modes_show_lineups():
     from junqi_protocol.board import Board
     from junqi_protocol.game import Rules

@@ -13,11 +13,11 @@ from junqi_protocol.game import Rules, full_game
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
-from junqi_protocol.position import Position, zobrist_keys
+from junqi_protocol.position import FADE, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import Scorer
 from junqi_protocol.referee import Referee
-from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE
+from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE, PLATOON
 
 
 @pytest.mark.parametrize("variant", ["2p", "4p"])
@@ -103,6 +103,42 @@ def test_the_side_the_quiet_limit_will_catch_is_pressed_to_attack():
         return pos.evaluate()
 
     assert score(29) < score(5) < score(30)  # at 29, S will be to move at 31 quiet moves; at 30, N will
+
+
+def _two_against_one(quiet, turn=0):
+    """Four players, W out: S has a general on S00 and a platoon on S10 beside a mine of E's on S20;
+    E has nothing else but its flag. S is far ahead."""
+    board = Board("4p")
+    owner, kind = [-1] * board.size, [-1] * board.size
+    for name, seat, k in [("S51", 0, FLAG), ("S00", 0, GENERAL), ("S10", 0, PLATOON), ("N51", 2, FLAG),
+                          ("E51", 1, FLAG), ("S20", 1, MINE)]:
+        owner[board.point(name)], kind[board.point(name)] = seat, k
+    return board, Position(board, owner, kind, [True, True, True, False], turn, quiet, 70, False, zobrist_keys(board))
+
+
+def test_a_lead_fades_towards_the_four_player_no_capture_draw():
+    scores = [_two_against_one(q)[1].evaluate() for q in (0, 70 - FADE, 60, 65, 69)]
+    assert scores[0] == scores[1] > scores[2] > scores[3] > scores[4] > 0
+    assert scores[2] == scores[0] * 10 // FADE
+    behind = [_two_against_one(q, 1)[1].evaluate() for q in (0, 60, 69)]  # E to move: its loss fades too
+    assert behind == [-scores[0], -scores[2], -scores[4]]
+    level = _two_against_one(69)[1]
+    level.alive[3] = True  # two against two: as before, no fading
+    assert level.evaluate() == scores[0]
+    alone = _two_against_one(69)[1]
+    alone.alive[2] = False  # one against one: fades as well
+    assert alone.evaluate() == scores[4]
+
+
+def test_the_side_ahead_gives_a_piece_rather_than_let_the_four_player_count_run_out():
+    """Early the general's march is worth more than a platoon thrown onto a mine; with ten quiet
+    moves left the loss, which starts the count again, costs less than the lead's fading."""
+    for quiet in (0, 60):
+        board, pos = _two_against_one(quiet)
+        roots = [(m // board.size, m % board.size) for m in pos.moves()]
+        values = Scorer().score(pos, roots, [[]] * len(roots), 1, float("inf"), float("inf"))
+        best = roots[values.index(max(values))]
+        assert (board.names[best[1]] == "S20") == (quiet > 0), (quiet, [board.names[p] for p in best])
 
 
 def test_the_first_pass_sees_a_flag_that_falls_next_move():
