@@ -24,11 +24,15 @@ a forced win.
 Failed positions are remembered by key, depth and the restriction's gain squares (a failure
 under one restriction says nothing under another); proven wins are remembered by key alone (a
 proof holds whatever led there), which collapses the orders in which the defender can spend his
-counter-fours.
+counter-fours. Both memories are open hash tables in native vectors (:class:`Memo`): compiled, a
+look-up at a node reads machine words and allocates nothing.
 """
 
 import time
 from typing import Final, Optional
+
+from librt.vecs import append as vec_append, extend as vec_extend, vec
+from mypy_extensions import i64
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Position
@@ -38,6 +42,142 @@ MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared 
 REACH: Final = 4  # a related threat is on a line through a gain square, at most this many cells away
 VCF_CHAIN: Final = 2  # a four inside a VCF must be related to one of the last this many fours (0: any four)
 VCT_CHAIN: Final = 1  # a threat of a VCT must be related to one of the last this many gains
+
+FIRST_SLOTS: Final = 1024  # a memo table's slots when new or cleared (a power of two; doubled at half full)
+CTX_BITS: Final = (1 << 50) - 1  # a restriction's number: exact for up to four gains, hashed beyond
+
+
+def context(gains: tuple[int, ...]) -> i64:
+    """The number a memo keeps a failure under for the restriction to ``gains`` (none: 0): up to
+    four gains it is exact (4099 to the fourth is below 2**50), beyond it a hash that machine words
+    and Python ints compute alike.
+
+    >>> context(()), context((5,)), context((5, 7)) == 6 * 4099 + 8
+    (0, 6, True)
+    """
+    ctx: i64 = 0
+    for g in gains:
+        ctx = (ctx * 4099 + g + 1) & CTX_BITS
+    return ctx
+
+
+def _slot(key: i64, ctx: i64, mask: i64) -> i64:
+    return (key ^ ctx ^ (ctx >> 20) ^ (ctx >> 40)) & mask
+
+
+class Memo:
+    """One kind of threat search's memory (VCF or VCT) in native vectors, open hash tables that
+    never box a number at a node: the deepest search that failed from a position key under a
+    restriction (``ctx``, :func:`context`), and the line that wins a position (kept in one vector
+    of lines, each its length and then its moves). Nothing is replaced; a table doubles when half
+    full, and :meth:`trim` empties one that holds more entries than allowed.
+
+    >>> m = Memo(); m.fail(77, 0, 3); m.fail(77, 6, 5); m.win(78, [1, 2, 3])
+    >>> m.failed(77, 0, 3), m.failed(77, 0, 4), m.failed(77, 6, 4), m.failed(77, 9, 4), m.won(78), m.won(79)
+    (True, False, True, False, [1, 2, 3], None)
+    """
+
+    def __init__(self) -> None:
+        self.fail_keys = vec[i64]()
+        self.fail_ctx = vec[i64]()
+        self.fail_depth = vec[i64]()  # 0: a free slot (a failure is stored at depth 1 or more)
+        self.failures: i64 = 0
+        self.win_keys = vec[i64]()
+        self.win_at = vec[i64]()  # where the line starts in ``lines``, plus one (0: a free slot)
+        self.lines = vec[i64]()
+        self.wins: i64 = 0
+        self.clear_fails(FIRST_SLOTS)
+        self.clear_wins(FIRST_SLOTS)
+
+    def clear_fails(self, slots: i64) -> None:
+        self.fail_keys = vec[i64]([0] * slots)
+        self.fail_ctx = vec[i64]([0] * slots)
+        self.fail_depth = vec[i64]([0] * slots)
+        self.failures = 0
+
+    def clear_wins(self, slots: i64) -> None:
+        self.win_keys = vec[i64]([0] * slots)
+        self.win_at = vec[i64]([0] * slots)
+        self.lines = vec[i64]()
+        self.wins = 0
+
+    def trim(self, limit: int) -> None:
+        """Empty the failures, and the wins, if more than ``limit`` are kept."""
+        if self.failures > limit:
+            self.clear_fails(FIRST_SLOTS)
+        if self.wins > limit:
+            self.clear_wins(FIRST_SLOTS)
+
+    def _fail_slot(self, key: i64, ctx: i64) -> i64:
+        """The slot of (``key``, ``ctx``) in the failures, or of the free slot where it would go."""
+        keys = self.fail_keys
+        depths = self.fail_depth
+        mask: i64 = len(keys) - 1
+        s = _slot(key, ctx, mask)
+        while depths[s] and (keys[s] != key or self.fail_ctx[s] != ctx):
+            s = (s + 1) & mask
+        return s
+
+    def failed(self, key: i64, ctx: i64, depth: i64) -> bool:
+        """Whether a search of ``depth`` or more failed from ``key`` unrestricted, or under ``ctx``."""
+        if self.fail_depth[self._fail_slot(key, 0)] >= depth:
+            return True
+        return ctx != 0 and self.fail_depth[self._fail_slot(key, ctx)] >= depth
+
+    def fail(self, key: i64, ctx: i64, depth: i64) -> None:
+        s = self._fail_slot(key, ctx)
+        if not self.fail_depth[s]:
+            self.fail_keys[s] = key
+            self.fail_ctx[s] = ctx
+            self.failures += 1
+        self.fail_depth[s] = depth
+        if 2 * self.failures > len(self.fail_keys):
+            keys, ctxs, depths = self.fail_keys, self.fail_ctx, self.fail_depth
+            self.clear_fails(2 * len(keys))
+            k: i64
+            for k in range(len(keys)):
+                if depths[k]:
+                    self.fail(keys[k], ctxs[k], depths[k])
+
+    def _win_slot(self, key: i64) -> i64:
+        keys = self.win_keys
+        at = self.win_at
+        mask: i64 = len(keys) - 1
+        s = key & mask
+        while at[s] and keys[s] != key:
+            s = (s + 1) & mask
+        return s
+
+    def won(self, key: i64) -> Optional[list[int]]:
+        """The line that wins from ``key``, as a new list, or None."""
+        start = self.win_at[self._win_slot(key)]
+        if not start:
+            return None
+        lines = self.lines
+        out: list[int] = []
+        k: i64
+        for k in range(start, start + lines[start - 1]):
+            out.append(lines[k])
+        return out
+
+    def win(self, key: i64, line: list[int]) -> None:
+        s = self._win_slot(key)
+        if not self.win_at[s]:
+            self.win_keys[s] = key
+            self.wins += 1
+        lines = vec_append(self.lines, len(line))
+        self.win_at[s] = len(lines)
+        self.lines = vec_extend(lines, line)
+        if 2 * self.wins > len(self.win_keys):
+            keys, at = self.win_keys, self.win_at
+            self.win_keys = vec[i64]([0] * (2 * len(keys)))
+            self.win_at = vec[i64]([0] * (2 * len(keys)))
+            k: i64
+            for k in range(len(keys)):
+                if at[k]:
+                    s = self._win_slot(keys[k])
+                    self.win_keys[s] = keys[k]
+                    self.win_at[s] = at[k]
 
 
 def deepening(depth: int, leap_from: int) -> list[int]:
@@ -82,10 +222,8 @@ class ThreatSearch:
         self.node_limit = 0
         self.deadline = 0.0
         self.stopped = False
-        self.vcf_fail: dict[int, int] = {}
-        self.vct_fail: dict[int, int] = {}
-        self.vcf_win: dict[int, tuple[int, ...]] = {}
-        self.vct_win: dict[int, tuple[int, ...]] = {}
+        self.vcf_memo = Memo()
+        self.vct_memo = Memo()
         self.vcf_depth = 12  # VCF attacker moves tried at each VCT leaf
         self.memo_limit = MEMO_LIMIT
         self.vcf_chain = VCF_CHAIN
@@ -95,10 +233,8 @@ class ThreatSearch:
         self.stopped = True
 
     def clear(self) -> None:
-        self.vcf_fail = {}
-        self.vct_fail = {}
-        self.vcf_win = {}
-        self.vct_win = {}
+        self.vcf_memo = Memo()
+        self.vct_memo = Memo()
 
     def _out_of_budget(self) -> bool:
         if self.stopped:
@@ -115,9 +251,8 @@ class ThreatSearch:
         self.node_limit = nodes
         self.deadline = time.perf_counter() + ms / 1000.0
         self.stopped = False
-        for memo in (self.vcf_fail, self.vct_fail, self.vcf_win, self.vct_win):
-            if len(memo) > self.memo_limit:
-                memo.clear()
+        self.vcf_memo.trim(self.memo_limit)
+        self.vct_memo.trim(self.memo_limit)
 
     def _ordered(self, cells: list[int], color: int) -> list[int]:
         b = self.board
@@ -153,13 +288,23 @@ class ThreatSearch:
             return (move,)
         return (gains + (move,))[-keep:]
 
-    @staticmethod
-    def _context(key: int, gains: tuple[int, ...]) -> int:
-        """A memo key for ``key`` searched under the restriction to ``gains`` (none: ``key``)."""
-        ctx = 0
-        for g in gains:
-            ctx = ctx * 4099 + g + 1
-        return key ^ (ctx << 64)
+    def _recall(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
+        """What is known of the side to move's attack before it is searched (under the restriction
+        to ``gains``): a win, from a five on the board or ``memo`` (with ``vct``, the VCF memo's
+        too), as its line; a failure remembered, or no depth or budget left, as ``[]``; else None."""
+        b = self.board
+        a = b.side
+        if b.fives[a]:
+            return [min(b.fives[a])]
+        if depth <= 0 or self._out_of_budget():
+            return []
+        key = b.key()
+        won = memo.won(key)
+        if won is None and vct:
+            won = self.vcf_memo.won(key)
+        if won is not None:
+            return won
+        return [] if memo.failed(key, context(gains), depth) else None
 
     # --- VCF -----------------------------------------------------------------------------------
 
@@ -174,23 +319,13 @@ class ThreatSearch:
 
     def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
+        known = self._recall(self.vcf_memo, depth, gains, False)
+        if known is not None:
+            return known if known else None
         b = self.board
         a = b.side
         d = 3 - a
-        if b.fives[a]:
-            return [min(b.fives[a])]
-        if depth <= 0 or self._out_of_budget():
-            return None
         key = b.key()
-        won = self.vcf_win.get(key)
-        if won is not None:
-            return list(won)
-        fail = self.vcf_fail
-        if fail.get(key, -1) >= depth:
-            return None
-        memo = self._context(key, gains) if gains else key
-        if gains and fail.get(memo, -1) >= depth:
-            return None
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
             candidates = [i for i in b.fives[d] if b.makes_four(a, i)]
@@ -205,12 +340,12 @@ class ThreatSearch:
             b.unmake()
             if line is not None:
                 line = [m] + line
-                self.vcf_win[key] = tuple(line)
+                self.vcf_memo.win(key, line)
                 return line
             if self.stopped:
                 return None
         if not self.stopped:
-            fail[memo] = depth
+            self.vcf_memo.fail(key, context(gains), depth)
         return None
 
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
@@ -274,25 +409,13 @@ class ThreatSearch:
     def _vct(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCT; unless ``gains`` is empty (the first threat) only threats related
         to ``gains``, the attacker's stones since its previous threat, are tried."""
+        known = self._recall(self.vct_memo, depth, gains, True)
+        if known is not None:
+            return known if known else None
         b = self.board
         a = b.side
         d = 3 - a
-        if b.fives[a]:
-            return [min(b.fives[a])]
-        if depth <= 0 or self._out_of_budget():
-            return None
         key = b.key()
-        won = self.vct_win.get(key)
-        if won is None:
-            won = self.vcf_win.get(key)
-        if won is not None:
-            return list(won)
-        fail = self.vct_fail
-        if fail.get(key, -1) >= depth:
-            return None
-        memo = self._context(key, gains) if gains else key
-        if gains and fail.get(memo, -1) >= depth:
-            return None
         if b.fives[d]:
             result: Optional[list[int]] = None
             if len(b.fives[d]) == 1:
@@ -305,7 +428,7 @@ class ThreatSearch:
                     b.unmake()
                     if line is not None:
                         result = [block] + line
-                        self.vct_win[key] = tuple(result)
+                        self.vct_memo.win(key, result)
             return result
         line = self._vcf(self.vcf_depth, gains)
         if line is not None:
@@ -341,12 +464,12 @@ class ThreatSearch:
             b.unmake()
             if line is not None:
                 line = [m] + line
-                self.vct_win[key] = tuple(line)
+                self.vct_memo.win(key, line)
                 return line
             if self.stopped:
                 return None
         if not self.stopped:
-            fail[memo] = depth
+            self.vct_memo.fail(key, context(gains), depth)
         return None
 
     def _defend(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
