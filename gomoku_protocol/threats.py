@@ -199,7 +199,7 @@ def deepening(depth: int, leap_from: int) -> list[int]:
     return list(range(1, leap_from + 1)) + list(range(leap_from + 2, depth, 2)) + [depth]
 
 
-def line_steps(a: int, b: int, stride: int) -> int:
+def line_steps(a: i64, b: i64, stride: i64) -> i64:
     """How many steps along a row, a column or a diagonal lead from point ``a`` to point ``b`` of a
     grid ``stride`` wide; -1 if they share no line.
 
@@ -208,8 +208,12 @@ def line_steps(a: int, b: int, stride: int) -> int:
     """
     ay = a // stride
     by = b // stride
-    dx = abs(b - by * stride - (a - ay * stride))
-    dy = abs(by - ay)
+    dx = b - by * stride - (a - ay * stride)
+    dy = by - ay
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
     if dx == 0 or dy == 0 or dx == dy:
         return max(dx, dy)
     return -1
@@ -228,6 +232,11 @@ class ThreatSearch:
         self.memo_limit = MEMO_LIMIT
         self.vcf_chain = VCF_CHAIN
         self.vct_chain = VCT_CHAIN
+        # Every node's candidates, on one stack of machine words (``order_score << 12 | point``,
+        # best first within a node's run): a node pushes its run above ``sp`` and, after each of
+        # its children, takes ``sp`` back to the run's end; no list is built and no number boxed.
+        self.stack = vec[i64]()
+        self.sp: i64 = 0
 
     def stop(self) -> None:
         self.stopped = True
@@ -251,18 +260,44 @@ class ThreatSearch:
         self.node_limit = nodes
         self.deadline = time.perf_counter() + ms / 1000.0
         self.stopped = False
+        self.sp = 0
         self.vcf_memo.trim(self.memo_limit)
         self.vct_memo.trim(self.memo_limit)
 
-    def _ordered(self, cells: list[int], color: int) -> list[int]:
-        b = self.board
-        keyed: list[int] = []
-        for i in cells:
-            keyed.append((b.order_score(i, color) << 12) | i)
-        keyed.sort(reverse=True)
-        return [k & 4095 for k in keyed]
+    def _push(self, v: i64) -> None:
+        """Put ``v`` on top of the candidate stack."""
+        sp = self.sp
+        if sp == len(self.stack):
+            self.stack = vec_append(self.stack, v)
+        else:
+            self.stack[sp] = v
+        self.sp = sp + 1
 
-    def _near(self, i: int, gains: tuple[int, ...]) -> bool:
+    def _push_ordered(self, lo: i64, i: i64, color: i64) -> None:
+        """Put point ``i`` into the candidates from ``lo`` to the top, which stay best first by
+        (:meth:`Position.order_score`, point), as :meth:`Position.ordered` sorts them."""
+        v = (self.board.order_score(i, color) << 12) | i
+        self._push(v)
+        stack = self.stack
+        j = self.sp - 1
+        while j > lo and stack[j - 1] < v:
+            stack[j] = stack[j - 1]
+            j -= 1
+        stack[j] = v
+
+    def _push_fours(self, color: i64, lo: i64, gains: tuple[int, ...], near: bool) -> None:
+        """Push ``color``'s four points into the candidates from ``lo`` up, best first: with
+        ``gains``, only those related to them (``near``) or only those not."""
+        b = self.board
+        fours = b.four_list
+        base: i64 = color * (b.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
+            if not gains or self._near(i, gains) == near:
+                self._push_ordered(lo, i, color)
+
+    def _near(self, i: i64, gains: tuple[int, ...]) -> bool:
         """Whether ``i`` is related to one of ``gains``: on a line through it, at most REACH cells
         away (from the coordinates: no set is built or looked up).
 
@@ -326,18 +361,23 @@ class ThreatSearch:
         a = b.side
         d = 3 - a
         key = b.key()
+        lo = self.sp
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            candidates = [i for i in b.fives[d] if b.makes_four(a, i)]
-        elif gains:
-            candidates = self._ordered([i for i in b.four_points(a) if self._near(i, gains)], a)
+            for f in b.fives[d]:
+                if b.makes_four(a, f):
+                    self._push(f)
         else:
-            candidates = self._ordered(b.four_points(a), a)
-        for m in candidates:
+            self._push_fours(a, lo, gains, True)
+        hi = self.sp
+        k: i64
+        for k in range(lo, hi):
+            m = self.stack[k] & 4095
             if not b.make(m):
                 continue
             line = self._answer_four(depth, a, m, gains)
             b.unmake()
+            self.sp = hi
             if line is not None:
                 line = [m] + line
                 self.vcf_memo.win(key, line)
@@ -374,6 +414,7 @@ class ThreatSearch:
         first; with ``leap_from``, beyond it the shallowest of every other depth: :func:`deepening`)."""
         self._begin(ms, nodes)
         for limit in deepening(depth, leap_from):
+            self.sp = 0
             line = self._vct(limit, ())
             if line is not None or self.stopped:
                 return line
@@ -389,7 +430,16 @@ class ThreatSearch:
                 found.append(i)
         return found
 
-    def _reaches_all(self, r: int, points: list[int]) -> bool:
+    def _threatens(self, color: int) -> bool:
+        """Whether :meth:`_threat_points` has a point (without listing them)."""
+        b = self.board
+        for i in b.four_points(color):
+            c = b.count(color, i)
+            if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
+                return True
+        return False
+
+    def _reaches_all(self, r: i64, points: list[int]) -> bool:
         """Whether a stone on ``r`` is on every one of ``points`` or within a line window (five
         cells along a line) of it: only then can it change what those points make.
 
@@ -430,26 +480,29 @@ class ThreatSearch:
                         result = [block] + line
                         self.vct_memo.win(key, result)
             return result
+        lo = self.sp
         line = self._vcf(self.vcf_depth, gains)
+        self.sp = lo
         if line is not None:
             return line
         if self.stopped:
             return None
         # Threats related to the gains first, then the other fours: a four is always tried (it
         # and its block take one move of the defender's and change little), a three only when
-        # related.
-        fours = b.four_points(a)
-        threes = [i for i in b.three_points(a) if not b.makes_four(a, i)]  # a four-three is among the fours
+        # related (a four-three is among the fours).
+        self._push_fours(a, lo, gains, True)
+        threes = b.three_list
+        base: i64 = a * (b.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + threes[base]):
+            t = threes[k]
+            if not b.makes_four(a, t) and (not gains or self._near(t, gains)):
+                self._push_ordered(lo, t, a)
         if gains:
-            near: list[int] = []
-            far: list[int] = []
-            for i in fours:
-                (near if self._near(i, gains) else far).append(i)
-            near += [i for i in threes if self._near(i, gains)]
-            candidates = self._ordered(near, a) + self._ordered(far, a)
-        else:
-            candidates = self._ordered(fours + threes, a)
-        for m in candidates:
+            self._push_fours(a, self.sp, gains, False)
+        hi = self.sp
+        for k in range(lo, hi):
+            m = self.stack[k] & 4095
             if not b.make(m):
                 continue
             if b.fives[d]:
@@ -462,6 +515,7 @@ class ThreatSearch:
             else:
                 line = self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
             b.unmake()
+            self.sp = hi
             if line is not None:
                 line = [m] + line
                 self.vct_memo.win(key, line)
@@ -479,9 +533,11 @@ class ThreatSearch:
         a = 3 - d
         if b.fives[d]:
             return None
-        blocks = 0  # the first this many replies are blocks, kept only if they remove every threat point
+        lo = self.sp
+        blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
         if b.fives[a]:
-            replies = sorted(b.fives[a])
+            for f in sorted(b.fives[a]):
+                self._push(f)
         else:
             threats = self._threat_points(a)
             if not threats:
@@ -490,19 +546,27 @@ class ThreatSearch:
             # remove every such point, and counter-fours, need a search. Whether a block holds is
             # seen on the board the search starts from (one make where a list of the blocks that
             # hold took two: 29 % fewer makes on the study's wins).
-            blocks_at = [r for r in b.four_points(a) if not b.makes_four(d, r) and self._reaches_all(r, threats)]
-            replies = self._ordered(blocks_at, d)
-            blocks = len(replies)
-            replies.extend(self._ordered(b.four_points(d), d))
+            fours = b.four_list
+            base: i64 = a * (b.n + 1)
+            k: i64
+            for k in range(base + 1, base + 1 + fours[base]):
+                q = fours[k]
+                if not b.makes_four(d, q) and self._reaches_all(q, threats):
+                    self._push_ordered(lo, q, d)
+            blocks = self.sp
+            self._push_fours(d, blocks, (), True)
+        hi = self.sp
         best: Optional[list[int]] = None
-        for k, r in enumerate(replies):
+        for k in range(lo, hi):
+            r = self.stack[k] & 4095
             if not b.make(r):
                 continue
-            if k < blocks and self._threat_points(a):
+            if k < blocks and self._threatens(a):
                 b.unmake()
                 continue
             line = self._vct(depth, gains)
             b.unmake()
+            self.sp = hi
             if line is None:
                 return None
             if best is None:
