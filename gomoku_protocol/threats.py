@@ -420,24 +420,21 @@ class ThreatSearch:
                 return line
         return None
 
-    def _threat_points(self, color: int) -> list[int]:
-        """Legal points where ``color`` makes an open four or a double four."""
+    def _threat_points(self, color: i64, first: bool = False) -> list[int]:
+        """Legal points where ``color`` makes an open four or a double four (``first``: the first found only)."""
         b = self.board
+        fours = b.four_list
+        base: i64 = color * (b.n + 1)
         found: list[int] = []
-        for i in b.four_points(color):
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
             c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
                 found.append(i)
+                if first:
+                    break
         return found
-
-    def _threatens(self, color: int) -> bool:
-        """Whether :meth:`_threat_points` has a point (without listing them)."""
-        b = self.board
-        for i in b.four_points(color):
-            c = b.count(color, i)
-            if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
-                return True
-        return False
 
     def _reaches_all(self, r: i64, points: list[int]) -> bool:
         """Whether a stone on ``r`` is on every one of ``points`` or within a line window (five
@@ -561,7 +558,7 @@ class ThreatSearch:
             r = self.stack[k] & 4095
             if not b.make(r):
                 continue
-            if k < blocks and self._threatens(a):
+            if k < blocks and self._threat_points(a, True):
                 b.unmake()
                 continue
             line = self._vct(depth, gains)
