@@ -200,9 +200,9 @@ class Position(SearchPosition):
         kb, kw, renju = rule_kinds(rule)
         self.renju = renju
         self.kinds: list[int] = [kb, kb, kw]
-        self.stride = width + 2 * MARGIN
-        n = self.stride * (height + 2 * MARGIN)
-        self.n = n
+        self.stride: i64 = width + 2 * MARGIN  # machine words: the hot loops index with them
+        n: i64 = self.stride * (height + 2 * MARGIN)
+        self.n: i64 = n
         s = self.stride
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
@@ -365,7 +365,7 @@ class Position(SearchPosition):
         if (changed >> COUNT_SHIFT) & THREATS:
             self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
 
-    def _restore(self, i: int) -> bool:
+    def _restore(self, i: i64) -> bool:
         """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
         placed (else False: nothing done, and the undo log is dropped)."""
         if len(self.marks) == 0:
@@ -530,7 +530,7 @@ class Position(SearchPosition):
                 cand[at] = last
                 cand_at[last] = at
 
-    def place(self, i: int, color: int) -> None:
+    def place(self, i: i64, color: i64) -> None:
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
@@ -556,7 +556,7 @@ class Position(SearchPosition):
         self.hash ^= self.zob[color * self.n + i]
         self.stones += 1
 
-    def remove(self, i: int) -> None:
+    def remove(self, i: i64) -> None:
         """Take away the stone on ``i``: restored from the undo log when it is the last one placed
         (always, from unmake), else recomputed."""
         cells = self.cells
@@ -568,6 +568,7 @@ class Position(SearchPosition):
             line_of = self.line_of
             y = i // self.stride
             x = i - y * self.stride
+            d: i64
             for d in range(4):
                 line = line_of[d * n + i]
                 lines[line] -= color << (2 * (x if d == 0 else y))
