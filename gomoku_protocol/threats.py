@@ -360,7 +360,6 @@ class ThreatSearch:
         b = self.board
         a = b.side
         d = 3 - a
-        key = b.key()
         lo = self.sp
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
@@ -369,23 +368,31 @@ class ThreatSearch:
                     self._push(f)
         else:
             self._push_fours(a, lo, gains, True)
+        return self._try(self.vcf_memo, depth, gains, lo, False)
+
+    def _try(self, memo: Memo, depth: int, gains: tuple[int, ...], lo: i64, vct: bool) -> Optional[list[int]]:
+        """The attacker's candidates from ``lo`` to the top of the stack, in turn: the line of the
+        first that wins (remembered in ``memo``), else None (a failure, remembered unless stopped)."""
+        b = self.board
+        a = b.side
+        key = b.key()
         hi = self.sp
         k: i64
         for k in range(lo, hi):
             m = self.stack[k] & 4095
             if not b.make(m):
                 continue
-            line = self._answer_four(depth, a, m, gains)
+            line = self._after_threat(depth, gains, m) if vct else self._answer_four(depth, a, m, gains)
             b.unmake()
             self.sp = hi
             if line is not None:
                 line = [m] + line
-                self.vcf_memo.win(key, line)
+                memo.win(key, line)
                 return line
             if self.stopped:
                 return None
         if not self.stopped:
-            self.vcf_memo.fail(key, context(gains), depth)
+            memo.fail(key, context(gains), depth)
         return None
 
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
@@ -462,7 +469,6 @@ class ThreatSearch:
         b = self.board
         a = b.side
         d = 3 - a
-        key = b.key()
         if b.fives[d]:
             result: Optional[list[int]] = None
             if len(b.fives[d]) == 1:
@@ -475,7 +481,7 @@ class ThreatSearch:
                     b.unmake()
                     if line is not None:
                         result = [block] + line
-                        self.vct_memo.win(key, result)
+                        self.vct_memo.win(b.key(), result)
             return result
         lo = self.sp
         line = self._vcf(self.vcf_depth, gains)
@@ -497,31 +503,20 @@ class ThreatSearch:
                 self._push_ordered(lo, t, a)
         if gains:
             self._push_fours(a, self.sp, gains, False)
-        hi = self.sp
-        for k in range(lo, hi):
-            m = self.stack[k] & 4095
-            if not b.make(m):
-                continue
-            if b.fives[d]:
-                line = None
-            elif self.vct_chain <= 0:
-                line = self._defend(depth - 1, ())
-            elif b.fives[a]:
-                # a four: the gains since the last three go on
-                line = self._defend(depth - 1, gains + (m,) if gains else (m,))
-            else:
-                line = self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
-            b.unmake()
-            self.sp = hi
-            if line is not None:
-                line = [m] + line
-                self.vct_memo.win(key, line)
-                return line
-            if self.stopped:
-                return None
-        if not self.stopped:
-            self.vct_memo.fail(key, context(gains), depth)
-        return None
+        return self._try(self.vct_memo, depth, gains, lo, True)
+
+    def _after_threat(self, depth: int, gains: tuple[int, ...], m: int) -> Optional[list[int]]:
+        """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
+        b = self.board
+        d = b.side
+        if b.fives[d]:
+            return None
+        if self.vct_chain <= 0:
+            return self._defend(depth - 1, ())
+        if b.fives[3 - d]:
+            # a four: the gains since the last three go on
+            return self._defend(depth - 1, gains + (m,) if gains else (m,))
+        return self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
 
     def _defend(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """Defender to move: the attacker's win against every relevant reply, else None."""
