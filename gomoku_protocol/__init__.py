@@ -9,7 +9,7 @@ Modules in reading order:
   fitted weights), ``threats`` (VCF and VCT);
 * choosing a move: ``brain`` (forced replies, threat defence, VCT, alpha-beta);
 * the front object: ``engine`` (``Engine``: the game, checked before it is committed, its clock,
-  the brain's settings and swap2's choices), with ``clock`` (the process's age);
+  the brain's settings and swap2's choices), with ``process_age`` (how long the process has existed);
 * the protocol: ``protocol`` (Gomocup's brain protocol and Yixin's extensions: parses a command into a
   call of the engine and prints its answer);
 * matches and tools: ``seats`` (what the referee asks of a seat: ``BuiltinSeat``, the in-process

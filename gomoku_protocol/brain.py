@@ -77,7 +77,10 @@ def best_by_pattern(board: Position, candidates: list[int]) -> int:
     return best
 
 
-class Result:
+class SearchAnswer:
+    """A finished search's answer: the move (-1 none), its score, the depth searched, the principal
+    variation and how it was found ("five", "vcf", "alpha-beta", …)."""
+
     def __init__(self, move: int, score: int, depth: int, pv: list[int], how: str) -> None:
         self.move = move
         self.score = score
@@ -153,7 +156,7 @@ class Brain:
             self.threats.memo_limit = self.memo_limit
         return self.threats
 
-    def think(self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> Result:
+    def think(self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int = 1) -> SearchAnswer:
         """Pick a move for the side to move within ``hard_ms``; ``say`` gets progress lines."""
         start = time.perf_counter()
         self._stop = False
@@ -164,13 +167,13 @@ class Brain:
         board.set_style(attack, defence)
         fallback = one_ply(board)
         if fallback < 0:
-            return Result(-1, 0, 0, [], "none")
+            return SearchAnswer(-1, 0, 0, [], "none")
         s = board.side
         if board.fives[s]:
             m = min(board.fives[s])
-            return Result(m, MATE - 1, 1, [m], "five")
+            return SearchAnswer(m, MATE - 1, 1, [m], "five")
         if hard_ms <= 0 or (board.fives[3 - s] and multipv == 1):
-            return Result(fallback, 0, 1, [fallback], "forced" if board.fives[3 - s] else "instant")
+            return SearchAnswer(fallback, 0, 1, [fallback], "forced" if board.fives[3 - s] else "instant")
         if multipv > 1:
             return self._alpha_beta(board, soft_ms, hard_ms, say, multipv, start, fallback, [])
         return self._search(board, soft_ms, hard_ms, say, start, fallback)
@@ -178,7 +181,7 @@ class Brain:
     def _left(self, start: float, hard_ms: int) -> int:
         return hard_ms - int((time.perf_counter() - start) * 1000)
 
-    def _search(self, board: Position, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> Result:
+    def _search(self, board: Position, soft_ms: int, hard_ms: int, say: Say, start: float, fallback: int) -> SearchAnswer:
         # The hard limit is for threatened moves (engine_core.timeman); until a threat is seen, and
         # for quiet moves throughout, the phases share a third more than the soft target (at 1 s a
         # move that is the hard limit: the shares below were measured there).
@@ -187,9 +190,9 @@ class Brain:
         line = ts.vcf(40, max(1, min(quiet_ms // 5, 2000)), self.max_nodes)
         if line:
             say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCF)")
-            return Result(line[0], MATE - len(line), len(line), line, "vcf")
+            return SearchAnswer(line[0], MATE - len(line), len(line), line, "vcf")
         if self._stop:
-            return Result(fallback, 0, 0, [fallback], "stopped")
+            return SearchAnswer(fallback, 0, 0, [fallback], "stopped")
         vct = False
         threat = self._opponent_threat(board, ts, False, max(1, self._left(start, quiet_ms) // 8))
         if threat is None and not self._stop:
@@ -202,12 +205,12 @@ class Brain:
             line = ts.vct(VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM)
             if line:
                 say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
-                return Result(line[0], MATE - len(line), len(line), line, "vct")
+                return SearchAnswer(line[0], MATE - len(line), len(line), line, "vct")
             vct = True
             if not self._stop:
                 threat = self._opponent_threat(board, ts, True, max(1, self._left(start, quiet_ms) // 8))
         if self._stop:
-            return Result(fallback, 0, 0, [fallback], "stopped")
+            return SearchAnswer(fallback, 0, 0, [fallback], "stopped")
         roots: list[int] = []
         verdicts: Verdicts = {}  # our moves judged against the opponent's VCT (and VCF)
         limit_ms = quiet_ms
@@ -218,11 +221,11 @@ class Brain:
             deadline = start + (hard_ms - self._left(start, hard_ms) // 3) / 1000.0
             roots = self._defences(board, ts, threat, vct, deadline, verdicts, say)
             if len(roots) == 1:
-                return Result(roots[0], 0, 1, roots, "only defence")
+                return SearchAnswer(roots[0], 0, 1, roots, "only defence")
         # A quarter of the time is kept to check the chosen move against the opponent's threats.
         reserve = max(0, self._left(start, limit_ms)) // 4
         if self._stop:  # a stop between phases: the next phase would clear the search's flag
-            return Result(roots[0] if roots else fallback, 0, 0, roots[:1] or [fallback], "stopped")
+            return SearchAnswer(roots[0] if roots else fallback, 0, 0, roots[:1] or [fallback], "stopped")
         result = self._alpha_beta(board, soft_ms, limit_ms - reserve, say, 1, start, fallback, roots)
         self.lead = (board.stones + 2, result.score)
         if self.user_stop or abs(result.score) > MATE_BOUND or len(self.root_lines) < 2:
@@ -230,7 +233,7 @@ class Brain:
         self._stop = False
         safe = self._verify(board, ts, start + limit_ms / 1000.0, threat is not None, verdicts, say)
         if safe >= 0 and safe != result.move:
-            return Result(safe, 0, result.depth, [safe], "alpha-beta, checked")
+            return SearchAnswer(safe, 0, result.depth, [safe], "alpha-beta, checked")
         return result
 
     def _verify(self, board: Position, ts: ThreatSearch, deadline: float, strict: bool, verdicts: Verdicts, say: Say) -> int:
@@ -361,7 +364,7 @@ class Brain:
 
     def _alpha_beta(
         self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]
-    ) -> Result:
+    ) -> SearchAnswer:
         limits = Limits()
         board.restrict_root(roots)
         left = self._left(start, hard_ms)
@@ -388,11 +391,11 @@ class Brain:
         finally:
             board.restrict_root([])
         if not lines:
-            return Result(fallback, 0, 0, [fallback], "one-ply")
+            return SearchAnswer(fallback, 0, 0, [fallback], "one-ply")
         top = lines[0]
         self.last_lines = [ln.move for ln in lines[:multipv]]
         self.root_lines = [ln.move for ln in lines]
-        return Result(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
+        return SearchAnswer(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
 
 
 def _never(verdicts: Verdicts) -> bool:

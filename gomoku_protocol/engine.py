@@ -18,8 +18,8 @@ from typing import Callable, Final, Optional
 
 from engine_core.loop import Front, Refusal, Worker, undone_on_failure
 from engine_core.timeman import LagMeter, TurnClock, turn_limits
-from gomoku_protocol.brain import Brain, Result
-from gomoku_protocol.clock import process_age
+from gomoku_protocol.brain import Brain, SearchAnswer
+from gomoku_protocol.process_age import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
 from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WHITE
 
@@ -78,12 +78,12 @@ class Committed:
 
 class Decision:
     """What a move request decided, for the adapter to print: its :attr:`kind`, the points it puts
-    (``stones``), and the search behind it (``result``, the principal variation's and the YXNBEST
+    (``stones``), and the search behind it (``answer``, the principal variation's and the YXNBEST
     moves' names)."""
 
-    def __init__(self, kind: str, result: Result, stones: list[Point], pv: list[str], nbest: list[str]) -> None:
+    def __init__(self, kind: str, answer: SearchAnswer, stones: list[Point], pv: list[str], nbest: list[str]) -> None:
         self.kind = kind
-        self.result = result
+        self.answer = answer
         self.stones = stones
         self.pv = pv
         self.nbest = nbest
@@ -407,24 +407,24 @@ class Engine(Front):
             raise Refusal("the board is full")
         soft, hard = self.limits()
 
-        def decide(result: Result) -> Decision:
-            return self._decided(p, result, place)
+        def decide(answer: SearchAnswer) -> Decision:
+            return self._decided(p, answer, place)
 
         self._think(p, soft, hard, say, multipv, decide, done, failed)
 
-    def _decided(self, p: Position, result: Result, place: bool) -> Decision:
-        if result.move < 0:
-            return Decision(NO_MOVE, result, [], [], [])
-        pv = [p.name(m) for m in result.pv] if result.pv else [p.name(result.move)]
+    def _decided(self, p: Position, answer: SearchAnswer, place: bool) -> Decision:
+        if answer.move < 0:
+            return Decision(NO_MOVE, answer, [], [], [])
+        pv = [p.name(m) for m in answer.pv] if answer.pv else [p.name(answer.move)]
         lines = self.brain.last_lines
         nbest = [p.name(m) for m in lines] if len(lines) > 1 else []
-        point = p.xy(result.move)
+        point = p.xy(answer.move)
         if place:
-            p.play(result.move, p.side)
-        return Decision(MOVE, result, [point], pv, nbest)
+            p.play(answer.move, p.side)
+        return Decision(MOVE, answer, [point], pv, nbest)
 
     def _think(self, p: Position, soft: int, hard: int, say: Say, multipv: int,
-               decide: Callable[[Result], Decision], done: Done, failed: Failed) -> None:
+               decide: Callable[[SearchAnswer], Decision], done: Done, failed: Failed) -> None:
         """Choose in the worker; commit what ``decide`` made of the search, then hand it to ``done``.
         If anything fails, the game is put back as last committed, then ``failed`` hears of it (the
         order of a command that fails, see :class:`engine_core.loop.Front`)."""
@@ -460,8 +460,8 @@ class Engine(Front):
         self.position = b
         may_add_two = len(stones) == 3
 
-        def decide(result: Result) -> Decision:
-            return self._swap2_decided(b, result, may_add_two)
+        def decide(answer: SearchAnswer) -> Decision:
+            return self._swap2_decided(b, answer, may_add_two)
 
         self._think(b, soft, hard, say, 1, decide, done, failed)
         return []
@@ -479,16 +479,16 @@ class Engine(Front):
         self._commit()
         return out
 
-    def _swap2_decided(self, b: Position, result: Result, may_add_two: bool) -> Decision:
-        """White (to move) scored ``result.score``: far behind, take black; about even after three
+    def _swap2_decided(self, b: Position, answer: SearchAnswer, may_add_two: bool) -> Decision:
+        """White (to move) scored ``answer.score``: far behind, take black; about even after three
         stones, put white's best move and black's best reply and let the opponent choose."""
-        if result.move < 0 or result.score < -SWAP_MARGIN:
-            return Decision(SWAP, result, [], [], [])
-        pv = result.pv[:2]
-        if may_add_two and abs(result.score) <= BALANCED and len(pv) == 2 and pv[0] == result.move:
+        if answer.move < 0 or answer.score < -SWAP_MARGIN:
+            return Decision(SWAP, answer, [], [], [])
+        pv = answer.pv[:2]
+        if may_add_two and abs(answer.score) <= BALANCED and len(pv) == 2 and pv[0] == answer.move:
             b.play(pv[0], b.side)
             if b.legal(pv[1], b.side):
                 b.play(pv[1], b.side)
-                return Decision(TWO_STONES, result, [b.xy(m) for m in pv], [], [])
+                return Decision(TWO_STONES, answer, [b.xy(m) for m in pv], [], [])
             b.unmake()
-        return self._decided(b, result, True)
+        return self._decided(b, answer, True)

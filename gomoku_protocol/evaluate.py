@@ -7,16 +7,14 @@ legal four-four) has won unless fours stop it; a four-three or double-three poin
 threat; the opponent's threats cost a tempo to parry.
 """
 
-from typing import Final, TYPE_CHECKING
+from typing import Final
 
-from mypy_extensions import i64
+from librt.vecs import vec
+from mypy_extensions import i64, trait
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
 from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
-
-if TYPE_CHECKING:
-    from gomoku_protocol.position import Position
 
 WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT: Final = 5000
@@ -24,7 +22,34 @@ BALANCED_ATTACK: Final = 100  # the style the weights were fitted as (position.S
 BALANCED_DEFENCE: Final = 90
 
 
-def threat_level(b: "Position", color: int) -> int:
+@trait
+class ShapeBoard:
+    """What the evaluation reads of a board: the shapes its stones make, kept up to date as they are
+    played (:class:`gomoku_protocol.position.Position` is one). A trait, so that compiled the reads
+    stay native, and so that this module needs nothing of the board's."""
+
+    renju: bool  # renju rules: black's double fours and double threes are forbidden
+    n: int  # points of the padded grid
+    side: int  # the colour to move
+    attack: int  # the style's attack and defence weights (position.STYLES)
+    defence: int
+    four_list: vec[i64]  # each colour's four points and open-three points (see Position.__init__)
+    three_list: vec[i64]
+
+    def count(self, color: i64, i: i64) -> i64:
+        """``color``'s shape counters at ``i`` (pt.COUNT fields)."""
+        raise NotImplementedError
+
+    def attack_total(self, color: int) -> int:
+        """``color``'s shapes over every point, weighted as the side to move's."""
+        raise NotImplementedError
+
+    def defence_total(self, color: int) -> int:
+        """``color``'s shapes over every point, weighted as the opponent's."""
+        raise NotImplementedError
+
+
+def threat_level(b: ShapeBoard, color: int) -> int:
     """2: an open four or four-four next move; 1: a four-three or double three; else 0.
 
     Renju's black gets no credit for double fours or double threes: they are forbidden.
@@ -49,7 +74,7 @@ def threat_level(b: "Position", color: int) -> int:
     return level
 
 
-def evaluate(b: "Position") -> int:
+def evaluate(b: ShapeBoard) -> int:
     s = b.side
     o = 3 - s
     mine = threat_level(b, s)

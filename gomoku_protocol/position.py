@@ -36,7 +36,7 @@ from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import evaluate, threat_level
+from gomoku_protocol.evaluate import ShapeBoard, evaluate, threat_level
 from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 from gomoku_protocol.weights import ATTACK, DEFENCE
 
@@ -188,7 +188,7 @@ def cell_bonus(c: i64) -> i64:
     return 0
 
 
-class Position(SearchPosition):
+class Position(SearchPosition, ShapeBoard):
     """A game's stones on the padded grid, as the shared search and the threat search read and change them."""
 
     def __init__(self, width: int, height: int, rule: int) -> None:

@@ -310,19 +310,19 @@ class GomocupProtocol(Session):
 
     def _answer(self, decision: Decision) -> None:
         """A move request's decision, as the protocol says it (from the worker thread)."""
-        result = decision.result
+        answer = decision.answer
         if decision.kind == NO_MOVE:
             self.chan.send("ERROR no legal move")
         elif decision.kind == SWAP:
-            self._message(f"white scores {result.score}: taking black")
+            self._message(f"white scores {answer.score}: taking black")
             self.chan.send("SWAP")
         elif decision.kind == MOVE:
-            self._message(f"depth {result.depth} score {result.score} pv {' '.join(decision.pv)} ({result.how})")
+            self._message(f"depth {answer.depth} score {answer.score} pv {' '.join(decision.pv)} ({answer.how})")
             if decision.nbest:
                 self._message("nbest " + " ".join(decision.nbest))
             self.chan.send(points(*decision.stones))
         else:  # swap2's two stones more
-            self._message(f"white scores {result.score}: adding two stones, the opponent chooses")
+            self._message(f"white scores {answer.score}: adding two stones, the opponent chooses")
             self.chan.send(points(*decision.stones))
 
 

@@ -19,5 +19,6 @@ Modules in reading order:
   (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game
   junqi``), ``bench`` (``sanqi bench junqi``);
 * watching in a browser: ``view`` (a record's replay page, and the referee's games live), ``view_page``
-  (the page's HTML and script), ``view_human`` (a seat played by a person on the live page).
+  (the page's HTML and script), ``view_human`` (a seat played by a person on the live page), ``play``
+  (``sanqi play junqi``: the referee's command line for a person against sanqi).
 """

@@ -106,7 +106,7 @@ class Engine(Front):
 
     @undone_on_failure
     def set_option(self, name: str, value: str) -> None:
-        """Set an engine option (``player``, ``seed``, ``threads``): refused, changing nothing, or done."""
+        """Set an engine option (``player``, ``seed``, ``threads``, ``movetime``): refused, changing nothing, or done."""
         self._player.set_option(name, value)
         self._journal.options.append((name, value))
 

@@ -12,6 +12,7 @@ deployments of the hidden pieces (:mod:`junqi_protocol.worlds`), within the time
 proportion to the CPU share the process gets.
 """
 
+import dataclasses
 import random
 import time
 from typing import Callable, Optional
@@ -34,6 +35,10 @@ UNTIMED_MS = 1000
 # 983 was 980 (docs/junqi.md, "Against pfysw/JunQi 2.3").
 OVERHEAD_MS = 80
 MAX_THREADS = 8
+# The ``movetime`` option: our own cap on a move's time, ms, under the referee's (0: none, the default).
+# Named, counted and bounded as the pfysw bridge's option of that name (its maximum; its minimum of 50
+# is ours 0, which turns the cap off).
+MAX_MOVETIME = 60_000
 
 
 LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "events": events_lineup, "random": random_lineup}
@@ -60,6 +65,8 @@ class Player:
         self.planner: Planner = Planner()
         self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
         self.budget: int = 0  # the last search's budget (its hard limit), ms
+        self.movetime: int = 0  # the ``movetime`` option: our cap on a move's time, ms (0: none)
+        self.limit: int = 0  # the last search's movetime, the referee's and ours combined, ms (0: none)
         self.cpu: CpuShare = CpuShare()  # the CPU our recent moves got for the wall time they did not wait for workers
         habits()  # computed once per process, here rather than at the start of a timed game
 
@@ -76,8 +83,12 @@ class Player:
             if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
                 raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
             self.planner.set_threads(int(value))
+        elif name == "movetime":
+            if not (value.isascii() and value.isdigit() and int(value) <= MAX_MOVETIME):
+                raise ValueError(f"movetime={value}: milliseconds from 0 (no cap) to {MAX_MOVETIME} are expected")
+            self.movetime = int(value)
         else:
-            raise ValueError(f"unknown option {name!r}; known: player, seed, threads")
+            raise ValueError(f"unknown option {name!r}; known: player, seed, threads, movetime")
 
     def close(self) -> None:
         """End the search's worker processes, if any (before the process ends or drops this player)."""
@@ -164,9 +175,11 @@ class Player:
         if self.style == "random":
             return self.rng.choice(moves)
         if self.style == "search":
+            clock = capped(clock, self.movetime)
+            self.limit = clock.movetime
             # The hard limit bounds the move; no pass starts after the soft one (the same where the
             # referee's movetime bounds the move, three quarters of it where the clock's share does).
-            soft, budget = share_limits(clock or GameClock(), self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
+            soft, budget = share_limits(clock, self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
                                     t0, soft)
@@ -181,4 +194,20 @@ class Player:
         if self.style != "search":
             return ""
         p = self.planner
-        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms"
+        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
+
+
+def capped(clock: Optional[GameClock], cap: int) -> GameClock:
+    """The referee's clock request (None: untimed) with our ``movetime`` option ``cap`` (ms; 0: none)
+    as one more bound on the move: its ``movetime`` becomes the less of the two, or the cap where the
+    referee sent none. The time rule (docs/junqi.md) then reads it as it reads the referee's.
+
+    >>> [capped(GameClock(60000, movetime=m), cap).movetime for m, cap in ((3300, 1000), (800, 1000), (3300, 0), (0, 1000))]
+    [1000, 800, 3300, 1000]
+    >>> capped(None, 0) == GameClock(), capped(None, 500)
+    (True, GameClock(left=-1, inc=0, movestogo=0, opp_left=0, movetime=500))
+    """
+    given = clock or GameClock()
+    if cap <= 0:
+        return given
+    return dataclasses.replace(given, movetime=cap if given.movetime <= 0 else min(cap, given.movetime))

@@ -19,8 +19,10 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 import traceback
+import webbrowser
 from typing import Any, Optional, TextIO
 
 from engine_core.ends import End, Forfeit
@@ -480,6 +482,7 @@ def parser() -> ArgParser:
     p.add_argument("--watch", type=watch_address, metavar="[HOST:]PORT",
                    help="serve a live view of the games at http://HOST:PORT/ (read-only but for human seats; "
                    "HOST 127.0.0.1 unless given; port 0 picks a free one)")
+    p.add_argument("--open", action="store_true", help="open each human seat's page in the browser (Python's webbrowser)")
     p.add_argument("--quiet", action="store_true", help="print only the score table")
     p.add_argument("--lineups", type=readable_file, metavar="FILE",
                    help="deal fixed lineups: one deal a line, the seats' lineups in order S N or S E N W; "
@@ -544,6 +547,8 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
         for i, key in keys.items():
             watch.keys.add(key)  # valid from now: a page opened before its seat's first game starts is not refused
             sys.stderr.write(f"{p.prog}: engine {i + 1} (human) is played at {watch.url}?play={key}\n")
+            if opts.open:  # in a thread: a browser that runs in the foreground must not hold up the game
+                threading.Thread(target=webbrowser.open, args=(f"{watch.url}?play={key}",), daemon=True).start()
     referee.recorder = Recorder(record, [watch.push] if watch else [])
     board = Board(opts.variant)
     score = [[0, 0, 0] for _ in range(n)]

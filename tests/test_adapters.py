@@ -96,9 +96,19 @@ def test_the_xiangqi_front_refuses_by_raising_as_the_others_do() -> None:
     fronts do, rather than handing its adapter a reason to raise."""
     engine = ucci_engine.engine.Engine()
     before = engine.position.fen()
+    go = ucci_engine.engine.GoRequest()
+    go.depth, go.searchmoves = 1, ["h2e2", "a0a5"]  # UCI's searchmoves: the engine checks them, as banmoves
+
+    def answered(answer: object) -> None:
+        raise AssertionError("a refused go answered")
+
     refused = [lambda: engine.set_position("not a fen", []), lambda: engine.set_position(START_FEN, ["a0a5"]),
-               lambda: engine.set_banned(["a0a5"]), lambda: engine.set_style("wild"), lambda: engine.set_randomness("lots")]
+               lambda: engine.set_banned(["a0a5"]), lambda: engine.set_style("wild"), lambda: engine.set_randomness("lots"),
+               lambda: engine.go(go, lambda *info: None, answered)]
     for call in refused:
         with pytest.raises(Refusal):
             call()
     assert (engine.position.fen(), engine.banned, engine.style, engine.noise) == (before, [], "normal", 0)
+    assert not engine.busy() and engine.searcher.limits.root_moves == []
+    with pytest.raises(Refusal, match="searchmoves: 'a0a5' is not a legal move here"):
+        engine.go(go, lambda *info: None, answered)

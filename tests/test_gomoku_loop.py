@@ -12,8 +12,8 @@ import sys
 
 from conftest import ROOT
 from engine_core.loop import Channel, Refusal
-from gomoku_protocol.brain import Result
-from gomoku_protocol.clock import age_from
+from gomoku_protocol.brain import SearchAnswer
+from gomoku_protocol.process_age import age_from
 from gomoku_protocol import engine
 from gomoku_protocol.engine import OPPONENT, OWN, Engine, NoGame
 from gomoku_protocol.position import Position
@@ -193,7 +193,7 @@ def test_first_move_pays_for_start_up(monkeypatch) -> None:
 def test_process_age_comes_from_the_kernel() -> None:
     stat = "4242 (pbrain sanqi) S 1 2 3 " + "0 " * 15 + "1500 9 9"
     assert age_from(stat, "20.50 7.00", 100) == 5.5
-    code = "import time; time.sleep(1.0); from gomoku_protocol.clock import process_age; print(process_age())"
+    code = "import time; time.sleep(1.0); from gomoku_protocol.process_age import process_age; print(process_age())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert float(done.stdout) >= 0.95  # the sleep before the import is counted
 
@@ -206,7 +206,7 @@ def swap2_choice(score: int, three: bool) -> list[str]:
     stones = [(7, 7, 0), (8, 8, 0), (7, 9, 0)] if three else [(7, 7, 0), (8, 8, 0), (7, 9, 0), (9, 9, 0), (0, 0, 0)]
     b = proto.engine._ordered_position(stones)
     w, k = b.index(6, 8), b.index(9, 7)
-    proto._answer(proto.engine._swap2_decided(b, Result(w, score, 4, [w, k], "alpha-beta"), three))
+    proto._answer(proto.engine._swap2_decided(b, SearchAnswer(w, score, 4, [w, k], "alpha-beta"), three))
     return answers(out.getvalue().splitlines())
 
 

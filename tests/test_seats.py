@@ -102,7 +102,7 @@ def test_a_game_with_players_in_process_names_its_seats_alike(package):
 SAME_ROLE = {
     "Position": "a game's position",
     "Engine": "a game's front object, the one its protocol adapters drive (junqi's thinking is its Player)",
-    "Result": "what a search decided",
+    "SearchAnswer": "what a finished search decided: the move and what goes with it",
     "Labeller": "an engine that labels positions for a fit",
     "Seat": "what a referee asks of a seat",
     "BuiltinSeat": "a player in process",
@@ -117,6 +117,7 @@ def test_a_class_name_in_two_modules_means_one_thing():
                 if isinstance(node, ast.ClassDef):
                     defined.setdefault(node.name, []).append(f"{package}.{path.stem}")
     assert sorted(name for name, where in defined.items() if len(where) > 1 and name not in SAME_ROLE) == []
+    assert defined["Result"] == ["engine_core.referee"]  # how a game ended; a search's is its SearchAnswer
     assert defined["Line"] == ["engine_core.search"]  # a reported root line (a gomoku board's lines are a vector of ints)
 
 

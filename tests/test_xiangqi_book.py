@@ -3,7 +3,7 @@
 import random
 
 from ucci_engine.book import BOOK_FILE, Book, book_key, mirror_board
-from ucci_engine.engine import Engine, GoRequest, Result
+from ucci_engine.engine import Engine, GoRequest, SearchAnswer
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import move_name, parse_move
 
@@ -47,7 +47,7 @@ def test_a_position_is_found_through_its_mirror_image() -> None:
 def test_the_engine_answers_from_the_book_when_it_is_on() -> None:
     engine = Engine()
     engine.set_book(True)
-    results: list[Result] = []
+    results: list[SearchAnswer] = []
     searched: list[int] = []
     go = GoRequest()
     go.nodes = 20000

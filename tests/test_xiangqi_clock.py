@@ -11,7 +11,7 @@ from typing import Optional
 import pytest
 
 from engine_core.timeman import allot
-from ucci_engine.engine import Engine, GoRequest, Result, shortened
+from ucci_engine.engine import Engine, GoRequest, SearchAnswer, shortened
 from ucci_engine.position import START_FEN
 from ucci_engine.tables import move_name
 
@@ -72,9 +72,9 @@ def timed_move(engine: Engine, moves: list[str], left: int) -> str:
     go.depth = 1
     go.clock.left = left
     answered = threading.Event()
-    results: list[Optional[Result]] = []
+    results: list[Optional[SearchAnswer]] = []
 
-    def done(result: Optional[Result]) -> None:
+    def done(result: Optional[SearchAnswer]) -> None:
         results.append(result)
         answered.set()
 

@@ -40,11 +40,12 @@ class GoRequest:
         self.ponder = False
         self.draw_offered = False
         self.static_only = False  # UCCI ``go depth 0``
-        self.searchmoves: list[int] = []
+        self.searchmoves: list[str] = []  # UCI's, as named: the engine checks them when it starts thinking
 
 
-class Result:
-    """What a finished search decided."""
+class SearchAnswer:
+    """A finished search's answer, what the ``bestmove`` line says: the move, the move to ponder on (0 none),
+    its score, and whether to accept an offered draw or to resign."""
 
     def __init__(self, best: int, ponder: int, score: int, draw: bool, resign: bool) -> None:
         self.best = best
@@ -56,7 +57,7 @@ class Result:
 
 # report(depth, seldepth, multipv index, score, nodes, ms, pv names)
 InfoSink = Callable[[int, int, int, int, int, int, list[str]], None]
-DoneSink = Callable[[Optional[Result]], None]
+DoneSink = Callable[[Optional[SearchAnswer]], None]
 
 
 class Engine:
@@ -84,7 +85,7 @@ class Engine:
         self._hold = False  # a pondering or infinite search keeps its move until released
         self._finished: Optional[list[Line]] = None
         self._emitted = True
-        self._done: DoneSink = lambda result: None
+        self._done: DoneSink = lambda answer: None
         self._draw_offered = False
         self._rng = random.Random()
         self.book: Optional[Book] = None  # consulted before searching when usebook / OwnBook is on
@@ -160,15 +161,20 @@ class Engine:
         self.game = (fen, moves)
         self.banned = []
 
-    def set_banned(self, moves: list[str]) -> None:
+    def legal_named(self, what: str, names: list[str]) -> list[int]:
+        """The moves ``names`` names, each legal in the position; refused, naming ``what``, if one is not."""
         legal = self.position.legal_moves()
-        banned = []
-        for text in moves:
+        moves = []
+        for text in names:
             m = parse_move(text)
             if m not in legal:
-                raise Refusal(f"banmoves: {text!r} is not a legal move here")
-            banned.append(m)
-        self.banned = banned
+                raise Refusal(f"{what}: {text!r} is not a legal move here")
+            moves.append(m)
+        return moves
+
+    def set_banned(self, names: list[str]) -> None:
+        """UCCI's banmoves: moves the searches of this position never play."""
+        self.banned = self.legal_named("banmoves", names)
 
     def perft(self, depth: int, send: Callable[[str], None]) -> None:
         """Count the moves ``depth`` plies deep in the background, as ``go perft`` prints them."""
@@ -207,9 +213,6 @@ class Engine:
 
     def red_to_move(self) -> bool:
         return self.position.side == 0
-
-    def legal_moves(self) -> list[int]:
-        return self.position.legal_moves()
 
     def hashfull(self) -> int:
         """Per mille of the transposition table in use, as UCI's ``info hashfull``."""
@@ -252,7 +255,6 @@ class Engine:
         lim.infinite = go.infinite
         lim.ponder = go.ponder
         lim.multipv = self.multipv
-        lim.root_moves = go.searchmoves
         lim.banned = self.banned
         if self.skill < 20:
             lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
@@ -262,11 +264,14 @@ class Engine:
         return lim
 
     def go(self, go: GoRequest, info: InfoSink, done: DoneSink) -> None:
-        """Start thinking; ``done`` gets the result once the search ends and is released."""
+        """Start thinking; ``done`` gets the answer once the search ends and is released. Refused, before
+        anything changes, when a move of ``go.searchmoves`` is not legal here."""
         asked = time.perf_counter()  # the GUI's clock runs from here, not from the search's start
+        root_moves = self.legal_named("searchmoves", go.searchmoves)
         self.stop_and_wait()
         self._read_clock(go, asked)
         limits = self.limits_for(go)
+        limits.root_moves = root_moves
         pos = self.position.copy()
         spare = pos.copy()  # for a move to play should the search itself fail
         pos.noise = max(self.noise, (20 - self.skill) * 6)
@@ -315,7 +320,7 @@ class Engine:
         self._clock_now = (self.game, go.clock.left, go.clock.inc, asked)
 
     def _emit(self) -> None:
-        """Hand the result to the protocol once (called with the lock held)."""
+        """Hand the answer to the protocol once (called with the lock held)."""
         if self._emitted or self._finished is None:
             return
         self._emitted = True
@@ -330,7 +335,7 @@ class Engine:
         ponder = top.pv[1] if len(top.pv) > 1 else 0
         draw = self._draw_offered and abs(top.score) <= LEVEL_SCORE
         resign = top.score <= -HOPELESS
-        self._done(Result(top.move, ponder, top.score, draw, resign))
+        self._done(SearchAnswer(top.move, ponder, top.score, draw, resign))
 
     def stop(self) -> bool:
         """Stop thinking and release the move, or end a perft; False when there was nothing to stop."""

@@ -13,11 +13,11 @@ from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.loop import EndSession, Refusal, Session
 from engine_core.search import MAX_PLY
-from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, Result, bound_name
+from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
-from ucci_engine.tables import move_name, parse_move
+from ucci_engine.tables import move_name
 
 AUTHOR = "the sanqi developers"
 TRUE_WORDS = ("true", "on", "1", "yes")
@@ -155,7 +155,7 @@ class Dialect(Session):
     def info(self, depth: int, seldepth: int, index: int, score: int, nodes: int, ms: int, pv: list[str]) -> None:
         raise NotImplementedError
 
-    def done(self, result: Optional[Result]) -> None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
         raise NotImplementedError
 
     def id_name(self) -> str:
@@ -322,16 +322,16 @@ class UcciProtocol(Dialect):
         self.chan.send(f"info depth {depth} score {ucci_score(score)} pv {' '.join(pv)}")
         self.chan.send(f"info time {ms} nodes {nodes}")
 
-    def done(self, result: Optional[Result]) -> None:
-        if result is None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
+        if answer is None:
             self.chan.send("nobestmove")
             return
-        text = f"bestmove {move_name(result.best)}"
-        if result.ponder:
-            text += f" ponder {move_name(result.ponder)}"
-        if result.draw:
+        text = f"bestmove {move_name(answer.best)}"
+        if answer.ponder:
+            text += f" ponder {move_name(answer.ponder)}"
+        if answer.draw:
             text += " draw"
-        elif result.resign:
+        elif answer.resign:
             text += " resign"
         self.chan.send(text)
 
@@ -448,12 +448,7 @@ class UciProtocol(Dialect):
             go.clock.inc = int(got.get(inc, 0))
             go.clock.movestogo = int(got.get("movestogo", 0))
             go.clock.opp_left = int(got.get(theirs, 0))
-        legal = self.engine.legal_moves()
-        for text in moves:
-            m = parse_move(text)
-            if m not in legal:
-                raise Refusal(f"searchmoves: {text!r} is not a legal move here")
-            go.searchmoves.append(m)
+        go.searchmoves = moves  # the engine checks them when it starts
         if not values and not go.infinite and not go.ponder and not moves:
             go.infinite = True
         return go
@@ -465,13 +460,13 @@ class UciProtocol(Dialect):
             f"nodes {nodes} nps {nps} hashfull {self.engine.hashfull()} time {ms} pv {' '.join(pv)}"
         )
 
-    def done(self, result: Optional[Result]) -> None:
-        if result is None:
+    def done(self, answer: Optional[SearchAnswer]) -> None:
+        if answer is None:
             self.chan.send("bestmove (none)")
             return
-        text = f"bestmove {move_name(result.best)}"
-        if result.ponder:
-            text += f" ponder {move_name(result.ponder)}"
+        text = f"bestmove {move_name(answer.best)}"
+        if answer.ponder:
+            text += f" ponder {move_name(answer.ponder)}"
         self.chan.send(text)
 
 
