@@ -201,8 +201,8 @@ class Position(SearchPosition, ShapeBoard):
         self.renju = renju
         self.kinds: list[int] = [kb, kb, kw]
         self.stride: i64 = width + 2 * MARGIN  # machine words: the hot loops index with them
-        n: i64 = self.stride * (height + 2 * MARGIN)
-        self.n: i64 = n
+        n = self.stride * (height + 2 * MARGIN)
+        self.n = n  # an int, as evaluate.ShapeBoard declares it (the hot loops take it into an i64)
         s = self.stride
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
@@ -562,7 +562,7 @@ class Position(SearchPosition, ShapeBoard):
         cells = self.cells
         color = cells[i]
         cells[i] = EMPTY
-        n = self.n
+        n: i64 = self.n
         if self._restore(i):
             lines = self.lines
             line_of = self.line_of
