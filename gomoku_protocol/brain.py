@@ -340,7 +340,7 @@ class Brain:
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours(s) | board.fours(o) | board.threes(o)
-        candidates = [m for m in ts._ordered(list(pool), s) if board.cells[m] == 0]
+        candidates = [m for m in board.ordered(list(pool), s) if board.cells[m] == 0]
         fours: Verdicts = verdicts if vct else {}
         self._judge(board, ts, candidates, vct, deadline, fours, _never)
         kept = [m for m in candidates if fours.get(m, UNSURE) != LOST]

@@ -200,9 +200,9 @@ class Position(SearchPosition, ShapeBoard):
         kb, kw, renju = rule_kinds(rule)
         self.renju = renju
         self.kinds: list[int] = [kb, kb, kw]
-        self.stride = width + 2 * MARGIN
+        self.stride: i64 = width + 2 * MARGIN  # machine words: the hot loops index with them
         n = self.stride * (height + 2 * MARGIN)
-        self.n = n
+        self.n = n  # an int, as evaluate.ShapeBoard declares it (the hot loops take it into an i64)
         s = self.stride
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
@@ -227,7 +227,7 @@ class Position(SearchPosition, ShapeBoard):
         # and the board's attack and defence totals before it.
         self.undo = vec[i64]()
         self.undo_top: i64 = 0
-        self.marks: list[int] = []
+        self.marks = vec[i64]()
         # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
         # line number, and the number of the line through each point in each direction (d * n + i)
         self.lines = vec[i64]()
@@ -266,13 +266,18 @@ class Position(SearchPosition, ShapeBoard):
         self.scored_keys = vec[i64]()
         self.scored = vec[i64]()
         self._build_lines()
-        self._reserve(4)
         for i in self.points:
+            total: i64 = 0
+            counters: i64 = 0
             for d in range(4):
-                both = self._shapes(d, i)
-                if both:
-                    self._store(i, 0, both)
-            self.undo_top = 0  # nothing to take back on an empty board
+                at = self._shapes(d, i) << 2  # from no shape (0) to this one
+                total += DELTAS[at + D_SCORE]
+                self.attack2 += DELTAS[at + D_ATTACK]
+                self.defence2 += DELTAS[at + D_DEFENCE]
+                counters += DELTAS[at + D_COUNT]
+            self.point_score[i] = total
+            self.point_count[i] = counters
+            self._recount(i, 0, counters)
 
     def _build_lines(self) -> None:
         """The cells of every row, column and diagonal of the padded grid, and each point's lines."""
@@ -352,30 +357,6 @@ class Position(SearchPosition, ShapeBoard):
         if len(self.undo) < need:
             self.undo = vec_extend(self.undo, [0] * (need - len(self.undo)))
 
-    def _store(self, i: i64, old: i64, new: i64) -> None:
-        """A line of point ``i`` went from the packed shapes ``old`` to ``new``: move the sums and
-        counters (what they were is kept for the undo)."""
-        at = ((old << 8) | new) << 2
-        score = self.point_score
-        count = self.point_count
-        undo = self.undo
-        top = self.undo_top
-        e = top * UNDO_ENTRY
-        self.undo_top = top + 1
-        old_score = score[i]
-        oc = count[i]
-        undo[e] = i
-        undo[e + 1] = old_score
-        undo[e + 2] = oc
-        score[i] = old_score + DELTAS[at + D_SCORE]
-        self.attack2 += DELTAS[at + D_ATTACK]
-        self.defence2 += DELTAS[at + D_DEFENCE]
-        dc = DELTAS[at + D_COUNT]
-        if dc:
-            nc = oc + dc
-            count[i] = nc
-            self._recount(i, oc, nc)
-
     def _recount(self, i: i64, oc: i64, nc: i64) -> None:
         """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep the threat sets in step."""
         changed = oc ^ nc
@@ -384,16 +365,17 @@ class Position(SearchPosition, ShapeBoard):
         if (changed >> COUNT_SHIFT) & THREATS:
             self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
 
-    def _restore(self, i: int) -> bool:
+    def _restore(self, i: i64) -> bool:
         """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
         placed (else False: nothing done, and the undo log is dropped)."""
-        if not self.marks:
+        if len(self.marks) == 0:
             return False
-        mark: i64 = self.marks.pop()
+        marks, mark = vec_pop(self.marks)
+        self.marks = marks
         undo = self.undo
         e = mark * UNDO_ENTRY
         if undo[e] != ~i:
-            self.marks = []
+            self.marks = vec[i64]()
             self.undo_top = 0
             return False
         score = self.point_score
@@ -455,17 +437,27 @@ class Position(SearchPosition, ShapeBoard):
 
     def _relines(self, i: i64, color: i64, put: bool) -> None:
         """Put (``put``) or take away ``color`` at ``i`` in its four lines, and move the shapes of
-        the empty points around it that changed (the hottest loop: keys are read inline, every
-        number is a machine word and every table a vector)."""
+        the point and of the empty points around it that changed (the hottest loop: keys are read
+        inline, every number is a machine word and every table a vector).
+
+        A line of a point going from the packed shapes ``was`` to ``now`` moves its sums and
+        counters and the board's totals by the deltas of the pair (what they were goes to the undo
+        log), in place here rather than in a method called some twenty times a stone."""
         pairs = self.pairs
         lines = self.lines
         line_of = self.line_of
+        score = self.point_score
+        count = self.point_count
+        undo = self.undo
+        top = self.undo_top
+        attack2 = self.attack2
+        defence2 = self.defence2
         n: i64 = self.n
         stride: i64 = self.stride
         y = i // stride
         x = i - y * stride
         d: i64
-        u: i64
+        j: i64
         for d in range(4):
             step: i64 = self.dirs[d]
             t = x if d == 0 else y
@@ -474,20 +466,20 @@ class Position(SearchPosition, ShapeBoard):
             stone = color << (2 * t)
             new = old + stone if put else old - stone
             lines[line] = new
-            # the point itself: its lines make nothing while it holds a stone
-            w = (old >> (2 * t - 10)) & WINDOW
-            key = (w & 1023) | ((w >> 12) << 10)
-            both = pairs[key]
-            if both == UNKNOWN:
-                both = self._pair(key)
-            if both:
-                if put:
-                    self._store(i, both, 0)
-                else:
-                    self._store(i, 0, both)
-            q = i - 5 * step
-            for u in range(t - 5, t + 6):
-                if u != t and not (new >> (2 * u)) & 3:  # not the stone, another stone or the edge
+            # the point itself first (its lines make nothing while it holds a stone), then the
+            # neighbours from five cells before it to five after
+            for j in range(11):
+                u = t if j == 0 else (t + j - 6 if j <= 5 else t + j - 5)
+                if j == 0:
+                    w = (old >> (2 * t - 10)) & WINDOW
+                    key = (w & 1023) | ((w >> 12) << 10)
+                    was = pairs[key]
+                    if was == UNKNOWN:
+                        was = self._pair(key)
+                    now: i64 = 0
+                    if not put:
+                        was, now = now, was
+                elif not (new >> (2 * u)) & 3:  # not the stone, another stone or the edge
                     w = (old >> (2 * u - 10)) & WINDOW
                     key = (w & 1023) | ((w >> 12) << 10)
                     was = pairs[key]
@@ -499,9 +491,29 @@ class Position(SearchPosition, ShapeBoard):
                     now = pairs[key]
                     if now == UNKNOWN:
                         now = self._pair(key)
-                    if was != now:
-                        self._store(q, was, now)
-                q += step
+                else:
+                    continue
+                if was != now:
+                    q = i + (u - t) * step
+                    at = ((was << 8) | now) << 2
+                    e = top * UNDO_ENTRY
+                    top += 1
+                    old_score = score[q]
+                    oc = count[q]
+                    undo[e] = q
+                    undo[e + 1] = old_score
+                    undo[e + 2] = oc
+                    score[q] = old_score + DELTAS[at + D_SCORE]
+                    attack2 += DELTAS[at + D_ATTACK]
+                    defence2 += DELTAS[at + D_DEFENCE]
+                    dc = DELTAS[at + D_COUNT]
+                    if dc:
+                        nc = oc + dc
+                        count[q] = nc
+                        self._recount(q, oc, nc)
+        self.undo_top = top
+        self.attack2 = attack2
+        self.defence2 = defence2
 
     def _add_candidate(self, i: i64) -> None:
         self.cand_at[i] = len(self.cand)
@@ -518,11 +530,11 @@ class Position(SearchPosition, ShapeBoard):
                 cand[at] = last
                 cand_at[last] = at
 
-    def place(self, i: int, color: int) -> None:
+    def place(self, i: i64, color: i64) -> None:
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
-        self.marks.append(top)
+        self.marks = vec_append(self.marks, top)
         undo = self.undo
         e = top * UNDO_ENTRY
         self.undo_top = top + 1
@@ -544,18 +556,19 @@ class Position(SearchPosition, ShapeBoard):
         self.hash ^= self.zob[color * self.n + i]
         self.stones += 1
 
-    def remove(self, i: int) -> None:
+    def remove(self, i: i64) -> None:
         """Take away the stone on ``i``: restored from the undo log when it is the last one placed
         (always, from unmake), else recomputed."""
         cells = self.cells
         color = cells[i]
         cells[i] = EMPTY
-        n = self.n
+        n: i64 = self.n
         if self._restore(i):
             lines = self.lines
             line_of = self.line_of
             y = i // self.stride
             x = i - y * self.stride
+            d: i64
             for d in range(4):
                 line = line_of[d * n + i]
                 lines[line] -= color << (2 * (x if d == 0 else y))
@@ -682,6 +695,19 @@ class Position(SearchPosition, ShapeBoard):
                 own += cell_bonus(c >> COUNT_SHIFT)
                 opp += cell_bonus(c & LOW_COUNT)
         return own * self.attack + opp * self.defence
+
+    def ordered(self, cells: list[int], color: int) -> list[int]:
+        """``cells`` best first for ``color`` by :meth:`order_score`, the higher point first on a tie.
+
+        >>> b = Position(15, 15, 0); _ = b.make(b.index(7, 7))
+        >>> [b.name(i) for i in b.ordered([b.index(0, 0), b.index(8, 8), b.index(6, 7)], WHITE)]
+        ['i9', 'g8', 'a1']
+        """
+        keyed: list[int] = []
+        for i in cells:
+            keyed.append((self.order_score(i, color) << 12) | i)
+        keyed.sort(reverse=True)
+        return [k & 4095 for k in keyed]
 
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64

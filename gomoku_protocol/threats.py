@@ -24,11 +24,15 @@ a forced win.
 Failed positions are remembered by key, depth and the restriction's gain squares (a failure
 under one restriction says nothing under another); proven wins are remembered by key alone (a
 proof holds whatever led there), which collapses the orders in which the defender can spend his
-counter-fours.
+counter-fours. Both memories are open hash tables in native vectors (:class:`Memo`): compiled, a
+look-up at a node reads machine words and allocates nothing.
 """
 
 import time
 from typing import Final, Optional
+
+from librt.vecs import append as vec_append, extend as vec_extend, vec
+from mypy_extensions import i64
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Position
@@ -38,6 +42,142 @@ MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared 
 REACH: Final = 4  # a related threat is on a line through a gain square, at most this many cells away
 VCF_CHAIN: Final = 2  # a four inside a VCF must be related to one of the last this many fours (0: any four)
 VCT_CHAIN: Final = 1  # a threat of a VCT must be related to one of the last this many gains
+
+FIRST_SLOTS: Final = 1024  # a memo table's slots when new or cleared (a power of two; doubled at half full)
+CTX_BITS: Final = (1 << 50) - 1  # a restriction's number: exact for up to four gains, hashed beyond
+
+
+def context(gains: tuple[int, ...]) -> i64:
+    """The number a memo keeps a failure under for the restriction to ``gains`` (none: 0): up to
+    four gains it is exact (4099 to the fourth is below 2**50), beyond it a hash that machine words
+    and Python ints compute alike.
+
+    >>> context(()), context((5,)), context((5, 7)) == 6 * 4099 + 8
+    (0, 6, True)
+    """
+    ctx: i64 = 0
+    for g in gains:
+        ctx = (ctx * 4099 + g + 1) & CTX_BITS
+    return ctx
+
+
+def _slot(key: i64, ctx: i64, mask: i64) -> i64:
+    return (key ^ ctx ^ (ctx >> 20) ^ (ctx >> 40)) & mask
+
+
+class Memo:
+    """One kind of threat search's memory (VCF or VCT) in native vectors, open hash tables that
+    never box a number at a node: the deepest search that failed from a position key under a
+    restriction (``ctx``, :func:`context`), and the line that wins a position (kept in one vector
+    of lines, each its length and then its moves). Nothing is replaced; a table doubles when half
+    full, and :meth:`trim` empties one that holds more entries than allowed.
+
+    >>> m = Memo(); m.fail(77, 0, 3); m.fail(77, 6, 5); m.win(78, [1, 2, 3])
+    >>> m.failed(77, 0, 3), m.failed(77, 0, 4), m.failed(77, 6, 4), m.failed(77, 9, 4), m.won(78), m.won(79)
+    (True, False, True, False, [1, 2, 3], None)
+    """
+
+    def __init__(self) -> None:
+        self.fail_keys = vec[i64]()
+        self.fail_ctx = vec[i64]()
+        self.fail_depth = vec[i64]()  # 0: a free slot (a failure is stored at depth 1 or more)
+        self.failures: i64 = 0
+        self.win_keys = vec[i64]()
+        self.win_at = vec[i64]()  # where the line starts in ``lines``, plus one (0: a free slot)
+        self.lines = vec[i64]()
+        self.wins: i64 = 0
+        self.clear_fails(FIRST_SLOTS)
+        self.clear_wins(FIRST_SLOTS)
+
+    def clear_fails(self, slots: i64) -> None:
+        self.fail_keys = vec[i64]([0] * slots)
+        self.fail_ctx = vec[i64]([0] * slots)
+        self.fail_depth = vec[i64]([0] * slots)
+        self.failures = 0
+
+    def clear_wins(self, slots: i64) -> None:
+        self.win_keys = vec[i64]([0] * slots)
+        self.win_at = vec[i64]([0] * slots)
+        self.lines = vec[i64]()
+        self.wins = 0
+
+    def trim(self, limit: int) -> None:
+        """Empty the failures, and the wins, if more than ``limit`` are kept."""
+        if self.failures > limit:
+            self.clear_fails(FIRST_SLOTS)
+        if self.wins > limit:
+            self.clear_wins(FIRST_SLOTS)
+
+    def _fail_slot(self, key: i64, ctx: i64) -> i64:
+        """The slot of (``key``, ``ctx``) in the failures, or of the free slot where it would go."""
+        keys = self.fail_keys
+        depths = self.fail_depth
+        mask: i64 = len(keys) - 1
+        s = _slot(key, ctx, mask)
+        while depths[s] and (keys[s] != key or self.fail_ctx[s] != ctx):
+            s = (s + 1) & mask
+        return s
+
+    def failed(self, key: i64, ctx: i64, depth: i64) -> bool:
+        """Whether a search of ``depth`` or more failed from ``key`` unrestricted, or under ``ctx``."""
+        if self.fail_depth[self._fail_slot(key, 0)] >= depth:
+            return True
+        return ctx != 0 and self.fail_depth[self._fail_slot(key, ctx)] >= depth
+
+    def fail(self, key: i64, ctx: i64, depth: i64) -> None:
+        s = self._fail_slot(key, ctx)
+        if not self.fail_depth[s]:
+            self.fail_keys[s] = key
+            self.fail_ctx[s] = ctx
+            self.failures += 1
+        self.fail_depth[s] = depth
+        if 2 * self.failures > len(self.fail_keys):
+            keys, ctxs, depths = self.fail_keys, self.fail_ctx, self.fail_depth
+            self.clear_fails(2 * len(keys))
+            k: i64
+            for k in range(len(keys)):
+                if depths[k]:
+                    self.fail(keys[k], ctxs[k], depths[k])
+
+    def _win_slot(self, key: i64) -> i64:
+        keys = self.win_keys
+        at = self.win_at
+        mask: i64 = len(keys) - 1
+        s = key & mask
+        while at[s] and keys[s] != key:
+            s = (s + 1) & mask
+        return s
+
+    def won(self, key: i64) -> Optional[list[int]]:
+        """The line that wins from ``key``, as a new list, or None."""
+        start = self.win_at[self._win_slot(key)]
+        if not start:
+            return None
+        lines = self.lines
+        out: list[int] = []
+        k: i64
+        for k in range(start, start + lines[start - 1]):
+            out.append(lines[k])
+        return out
+
+    def win(self, key: i64, line: list[int]) -> None:
+        s = self._win_slot(key)
+        if not self.win_at[s]:
+            self.win_keys[s] = key
+            self.wins += 1
+        lines = vec_append(self.lines, len(line))
+        self.win_at[s] = len(lines)
+        self.lines = vec_extend(lines, line)
+        if 2 * self.wins > len(self.win_keys):
+            keys, at = self.win_keys, self.win_at
+            self.win_keys = vec[i64]([0] * (2 * len(keys)))
+            self.win_at = vec[i64]([0] * (2 * len(keys)))
+            k: i64
+            for k in range(len(keys)):
+                if at[k]:
+                    s = self._win_slot(keys[k])
+                    self.win_keys[s] = keys[k]
+                    self.win_at[s] = at[k]
 
 
 def deepening(depth: int, leap_from: int) -> list[int]:
@@ -59,7 +199,7 @@ def deepening(depth: int, leap_from: int) -> list[int]:
     return list(range(1, leap_from + 1)) + list(range(leap_from + 2, depth, 2)) + [depth]
 
 
-def line_steps(a: int, b: int, stride: int) -> int:
+def line_steps(a: i64, b: i64, stride: i64) -> i64:
     """How many steps along a row, a column or a diagonal lead from point ``a`` to point ``b`` of a
     grid ``stride`` wide; -1 if they share no line.
 
@@ -68,8 +208,12 @@ def line_steps(a: int, b: int, stride: int) -> int:
     """
     ay = a // stride
     by = b // stride
-    dx = abs(b - by * stride - (a - ay * stride))
-    dy = abs(by - ay)
+    dx = b - by * stride - (a - ay * stride)
+    dy = by - ay
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
     if dx == 0 or dy == 0 or dx == dy:
         return max(dx, dy)
     return -1
@@ -82,23 +226,24 @@ class ThreatSearch:
         self.node_limit = 0
         self.deadline = 0.0
         self.stopped = False
-        self.vcf_fail: dict[int, int] = {}
-        self.vct_fail: dict[int, int] = {}
-        self.vcf_win: dict[int, tuple[int, ...]] = {}
-        self.vct_win: dict[int, tuple[int, ...]] = {}
+        self.vcf_memo = Memo()
+        self.vct_memo = Memo()
         self.vcf_depth = 12  # VCF attacker moves tried at each VCT leaf
         self.memo_limit = MEMO_LIMIT
         self.vcf_chain = VCF_CHAIN
         self.vct_chain = VCT_CHAIN
+        # Every node's candidates, on one stack of machine words (``order_score << 12 | point``,
+        # best first within a node's run): a node pushes its run above ``sp`` and, after each of
+        # its children, takes ``sp`` back to the run's end; no list is built and no number boxed.
+        self.stack = vec[i64]()
+        self.sp: i64 = 0
 
     def stop(self) -> None:
         self.stopped = True
 
     def clear(self) -> None:
-        self.vcf_fail = {}
-        self.vct_fail = {}
-        self.vcf_win = {}
-        self.vct_win = {}
+        self.vcf_memo = Memo()
+        self.vct_memo = Memo()
 
     def _out_of_budget(self) -> bool:
         if self.stopped:
@@ -115,19 +260,44 @@ class ThreatSearch:
         self.node_limit = nodes
         self.deadline = time.perf_counter() + ms / 1000.0
         self.stopped = False
-        for memo in (self.vcf_fail, self.vct_fail, self.vcf_win, self.vct_win):
-            if len(memo) > self.memo_limit:
-                memo.clear()
+        self.sp = 0
+        self.vcf_memo.trim(self.memo_limit)
+        self.vct_memo.trim(self.memo_limit)
 
-    def _ordered(self, cells: list[int], color: int) -> list[int]:
+    def _push(self, v: i64) -> None:
+        """Put ``v`` on top of the candidate stack."""
+        sp = self.sp
+        if sp == len(self.stack):
+            self.stack = vec_append(self.stack, v)
+        else:
+            self.stack[sp] = v
+        self.sp = sp + 1
+
+    def _push_ordered(self, lo: i64, i: i64, color: i64) -> None:
+        """Put point ``i`` into the candidates from ``lo`` to the top, which stay best first by
+        (:meth:`Position.order_score`, point), as :meth:`Position.ordered` sorts them."""
+        v = (self.board.order_score(i, color) << 12) | i
+        self._push(v)
+        stack = self.stack
+        j = self.sp - 1
+        while j > lo and stack[j - 1] < v:
+            stack[j] = stack[j - 1]
+            j -= 1
+        stack[j] = v
+
+    def _push_fours(self, color: i64, lo: i64, gains: tuple[int, ...], near: bool) -> None:
+        """Push ``color``'s four points into the candidates from ``lo`` up, best first: with
+        ``gains``, only those related to them (``near``) or only those not."""
         b = self.board
-        keyed: list[int] = []
-        for i in cells:
-            keyed.append((b.order_score(i, color) << 12) | i)
-        keyed.sort(reverse=True)
-        return [k & 4095 for k in keyed]
+        fours = b.four_list
+        base: i64 = color * (b.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
+            if not gains or self._near(i, gains) == near:
+                self._push_ordered(lo, i, color)
 
-    def _near(self, i: int, gains: tuple[int, ...]) -> bool:
+    def _near(self, i: i64, gains: tuple[int, ...]) -> bool:
         """Whether ``i`` is related to one of ``gains``: on a line through it, at most REACH cells
         away (from the coordinates: no set is built or looked up).
 
@@ -153,13 +323,23 @@ class ThreatSearch:
             return (move,)
         return (gains + (move,))[-keep:]
 
-    @staticmethod
-    def _context(key: int, gains: tuple[int, ...]) -> int:
-        """A memo key for ``key`` searched under the restriction to ``gains`` (none: ``key``)."""
-        ctx = 0
-        for g in gains:
-            ctx = ctx * 4099 + g + 1
-        return key ^ (ctx << 64)
+    def _recall(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
+        """What is known of the side to move's attack before it is searched (under the restriction
+        to ``gains``): a win, from a five on the board or ``memo`` (with ``vct``, the VCF memo's
+        too), as its line; a failure remembered, or no depth or budget left, as ``[]``; else None."""
+        b = self.board
+        a = b.side
+        if b.fives[a]:
+            return [min(b.fives[a])]
+        if depth <= 0 or self._out_of_budget():
+            return []
+        key = b.key()
+        won = memo.won(key)
+        if won is None and vct:
+            won = self.vcf_memo.won(key)
+        if won is not None:
+            return won
+        return [] if memo.failed(key, context(gains), depth) else None
 
     # --- VCF -----------------------------------------------------------------------------------
 
@@ -174,43 +354,45 @@ class ThreatSearch:
 
     def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
+        known = self._recall(self.vcf_memo, depth, gains, False)
+        if known is not None:
+            return known if known else None
         b = self.board
         a = b.side
         d = 3 - a
-        if b.fives[a]:
-            return [min(b.fives[a])]
-        if depth <= 0 or self._out_of_budget():
-            return None
-        key = b.key()
-        won = self.vcf_win.get(key)
-        if won is not None:
-            return list(won)
-        fail = self.vcf_fail
-        if fail.get(key, -1) >= depth:
-            return None
-        memo = self._context(key, gains) if gains else key
-        if gains and fail.get(memo, -1) >= depth:
-            return None
+        lo = self.sp
         if b.fives[d]:
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            candidates = [i for i in b.fives[d] if b.makes_four(a, i)]
-        elif gains:
-            candidates = self._ordered([i for i in b.four_points(a) if self._near(i, gains)], a)
+            for f in b.fives[d]:
+                if b.makes_four(a, f):
+                    self._push(f)
         else:
-            candidates = self._ordered(b.four_points(a), a)
-        for m in candidates:
+            self._push_fours(a, lo, gains, True)
+        return self._try(self.vcf_memo, depth, gains, lo, False)
+
+    def _try(self, memo: Memo, depth: int, gains: tuple[int, ...], lo: i64, vct: bool) -> Optional[list[int]]:
+        """The attacker's candidates from ``lo`` to the top of the stack, in turn: the line of the
+        first that wins (remembered in ``memo``), else None (a failure, remembered unless stopped)."""
+        b = self.board
+        a = b.side
+        key = b.key()
+        hi = self.sp
+        k: i64
+        for k in range(lo, hi):
+            m = self.stack[k] & 4095
             if not b.make(m):
                 continue
-            line = self._answer_four(depth, a, m, gains)
+            line = self._after_threat(depth, gains, m) if vct else self._answer_four(depth, a, m, gains)
             b.unmake()
+            self.sp = hi
             if line is not None:
                 line = [m] + line
-                self.vcf_win[key] = tuple(line)
+                memo.win(key, line)
                 return line
             if self.stopped:
                 return None
         if not self.stopped:
-            fail[memo] = depth
+            memo.fail(key, context(gains), depth)
         return None
 
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
@@ -239,22 +421,29 @@ class ThreatSearch:
         first; with ``leap_from``, beyond it the shallowest of every other depth: :func:`deepening`)."""
         self._begin(ms, nodes)
         for limit in deepening(depth, leap_from):
+            self.sp = 0
             line = self._vct(limit, ())
             if line is not None or self.stopped:
                 return line
         return None
 
-    def _threat_points(self, color: int) -> list[int]:
-        """Legal points where ``color`` makes an open four or a double four."""
+    def _threat_points(self, color: i64, first: bool = False) -> list[int]:
+        """Legal points where ``color`` makes an open four or a double four (``first``: the first found only)."""
         b = self.board
+        fours = b.four_list
+        base: i64 = color * (b.n + 1)
         found: list[int] = []
-        for i in b.four_points(color):
+        k: i64
+        for k in range(base + 1, base + 1 + fours[base]):
+            i = fours[k]
             c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
                 found.append(i)
+                if first:
+                    break
         return found
 
-    def _reaches_all(self, r: int, points: list[int]) -> bool:
+    def _reaches_all(self, r: i64, points: list[int]) -> bool:
         """Whether a stone on ``r`` is on every one of ``points`` or within a line window (five
         cells along a line) of it: only then can it change what those points make.
 
@@ -274,25 +463,12 @@ class ThreatSearch:
     def _vct(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCT; unless ``gains`` is empty (the first threat) only threats related
         to ``gains``, the attacker's stones since its previous threat, are tried."""
+        known = self._recall(self.vct_memo, depth, gains, True)
+        if known is not None:
+            return known if known else None
         b = self.board
         a = b.side
         d = 3 - a
-        if b.fives[a]:
-            return [min(b.fives[a])]
-        if depth <= 0 or self._out_of_budget():
-            return None
-        key = b.key()
-        won = self.vct_win.get(key)
-        if won is None:
-            won = self.vcf_win.get(key)
-        if won is not None:
-            return list(won)
-        fail = self.vct_fail
-        if fail.get(key, -1) >= depth:
-            return None
-        memo = self._context(key, gains) if gains else key
-        if gains and fail.get(memo, -1) >= depth:
-            return None
         if b.fives[d]:
             result: Optional[list[int]] = None
             if len(b.fives[d]) == 1:
@@ -305,49 +481,42 @@ class ThreatSearch:
                     b.unmake()
                     if line is not None:
                         result = [block] + line
-                        self.vct_win[key] = tuple(result)
+                        self.vct_memo.win(b.key(), result)
             return result
+        lo = self.sp
         line = self._vcf(self.vcf_depth, gains)
+        self.sp = lo
         if line is not None:
             return line
         if self.stopped:
             return None
         # Threats related to the gains first, then the other fours: a four is always tried (it
         # and its block take one move of the defender's and change little), a three only when
-        # related.
-        fours = b.four_points(a)
-        threes = [i for i in b.three_points(a) if not b.makes_four(a, i)]  # a four-three is among the fours
+        # related (a four-three is among the fours).
+        self._push_fours(a, lo, gains, True)
+        threes = b.three_list
+        base: i64 = a * (b.n + 1)
+        k: i64
+        for k in range(base + 1, base + 1 + threes[base]):
+            t = threes[k]
+            if not b.makes_four(a, t) and (not gains or self._near(t, gains)):
+                self._push_ordered(lo, t, a)
         if gains:
-            near: list[int] = []
-            far: list[int] = []
-            for i in fours:
-                (near if self._near(i, gains) else far).append(i)
-            near += [i for i in threes if self._near(i, gains)]
-            candidates = self._ordered(near, a) + self._ordered(far, a)
-        else:
-            candidates = self._ordered(fours + threes, a)
-        for m in candidates:
-            if not b.make(m):
-                continue
-            if b.fives[d]:
-                line = None
-            elif self.vct_chain <= 0:
-                line = self._defend(depth - 1, ())
-            elif b.fives[a]:
-                # a four: the gains since the last three go on
-                line = self._defend(depth - 1, gains + (m,) if gains else (m,))
-            else:
-                line = self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
-            b.unmake()
-            if line is not None:
-                line = [m] + line
-                self.vct_win[key] = tuple(line)
-                return line
-            if self.stopped:
-                return None
-        if not self.stopped:
-            fail[memo] = depth
-        return None
+            self._push_fours(a, self.sp, gains, False)
+        return self._try(self.vct_memo, depth, gains, lo, True)
+
+    def _after_threat(self, depth: int, gains: tuple[int, ...], m: int) -> Optional[list[int]]:
+        """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
+        b = self.board
+        d = b.side
+        if b.fives[d]:
+            return None
+        if self.vct_chain <= 0:
+            return self._defend(depth - 1, ())
+        if b.fives[3 - d]:
+            # a four: the gains since the last three go on
+            return self._defend(depth - 1, gains + (m,) if gains else (m,))
+        return self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
 
     def _defend(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """Defender to move: the attacker's win against every relevant reply, else None."""
@@ -356,9 +525,11 @@ class ThreatSearch:
         a = 3 - d
         if b.fives[d]:
             return None
-        blocks = 0  # the first this many replies are blocks, kept only if they remove every threat point
+        lo = self.sp
+        blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
         if b.fives[a]:
-            replies = sorted(b.fives[a])
+            for f in sorted(b.fives[a]):
+                self._push(f)
         else:
             threats = self._threat_points(a)
             if not threats:
@@ -367,19 +538,27 @@ class ThreatSearch:
             # remove every such point, and counter-fours, need a search. Whether a block holds is
             # seen on the board the search starts from (one make where a list of the blocks that
             # hold took two: 29 % fewer makes on the study's wins).
-            blocks_at = [r for r in b.four_points(a) if not b.makes_four(d, r) and self._reaches_all(r, threats)]
-            replies = self._ordered(blocks_at, d)
-            blocks = len(replies)
-            replies.extend(self._ordered(b.four_points(d), d))
+            fours = b.four_list
+            base: i64 = a * (b.n + 1)
+            k: i64
+            for k in range(base + 1, base + 1 + fours[base]):
+                q = fours[k]
+                if not b.makes_four(d, q) and self._reaches_all(q, threats):
+                    self._push_ordered(lo, q, d)
+            blocks = self.sp
+            self._push_fours(d, blocks, (), True)
+        hi = self.sp
         best: Optional[list[int]] = None
-        for k, r in enumerate(replies):
+        for k in range(lo, hi):
+            r = self.stack[k] & 4095
             if not b.make(r):
                 continue
-            if k < blocks and self._threat_points(a):
+            if k < blocks and self._threat_points(a, True):
                 b.unmake()
                 continue
             line = self._vct(depth, gains)
             b.unmake()
+            self.sp = hi
             if line is None:
                 return None
             if best is None:
