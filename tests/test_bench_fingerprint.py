@@ -36,7 +36,9 @@ def test_the_gomoku_bench_ends_with_the_nodes_of_its_searches() -> None:
 def test_the_junqi_bench_ends_with_the_nodes_of_its_searches(args: list[str]) -> None:
     out, nodes = last_line_nodes(["junqi", *args])
     each = [int(n) for n in re.findall(r"^speed \S+: (\d+) nodes", out, re.M)]
-    assert nodes == sum(each) and (nodes > 0) == bool(each), out  # --fit-behaviour searches nothing
+    assert nodes == sum(each), out
+    # --fit-behaviour searches nothing; --ms searches (its count may be 0 when a loaded machine gives it no CPU in 50 ms)
+    assert bool(each) != ("--fit-behaviour" in args), out
 
 
 def test_the_junqi_bench_at_a_fixed_depth_searches_the_same_tree_every_run() -> None:
