@@ -1,13 +1,23 @@
 """The learned evaluation (docs/xiangqi.md, "Learned evaluation"): the shipped weights load, make and
 unmake keep the first layer's accumulator equal to a recomputation, and the option switches it on and off."""
 
+import io
+import json
+import os
+import pathlib
 import random
+import shutil
+import sys
 
 import pytest
+from tools import xq_nn_data  # tests/tools: the training data's generator
 
 from ucci_engine.engine import Engine
 from ucci_engine.evaluate import TEMPO, lines_in_units, load_network, nn_output, nn_refresh, parse_network, weighed_lines
 from ucci_engine.position import START_FEN, Position
+from ucci_engine.tables import parse_move
+
+BALANCED = pathlib.Path(__file__).resolve().parent.parent / "ucci_engine" / "data" / "balanced.epd"
 
 MIDDLE_GAME = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
 
@@ -76,3 +86,95 @@ def test_the_option_switches_the_network_on_for_the_game_and_off_again() -> None
 def test_a_broken_network_file_is_refused_with_a_reason(text: str) -> None:
     with pytest.raises(ValueError):
         parse_network(text)
+
+
+# The data generator (tests/tools/xq_nn_data.py) on tiny runs, labelled by our own engine at a few hundred nodes.
+
+OUR_ENGINE = f"{sys.executable} -m engine_core --protocol uci"
+
+
+def tiny_setup(engine: str = OUR_ENGINE, nodes: int = 150, plies: int = 8) -> "xq_nn_data.SelfPlay":
+    return xq_nn_data.SelfPlay(engine, nodes, 7, xq_nn_data.read_openings(str(BALANCED)), plies)
+
+
+def games_in(path: pathlib.Path) -> dict[int, list[dict[str, object]]]:
+    games: dict[int, list[dict[str, object]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        games.setdefault(int(rec["game"]), []).append(rec)
+    return games
+
+
+def replayed(records: list[dict[str, object]]) -> None:
+    """Each position is legal, its best move legal in it, and every field in range."""
+    for rec in records:
+        pos = Position.from_fen(str(rec["fen"]))
+        move = parse_move(str(rec["best"]))
+        assert move in pos.legal_moves()
+        assert rec["capture"] == (pos.board[move & 127] != 0)
+        assert rec["check"] == pos.in_check()
+        assert rec["n"] == len(records)
+        assert rec["result"] in (0.0, 0.5, 1.0)
+        assert isinstance(rec["cp"], int)
+
+
+def test_the_generator_writes_whole_labelled_games_and_a_rerun_plays_only_the_missing_ones(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "games.jsonl"
+    log = io.StringIO()
+    assert xq_nn_data.generate(str(out), tiny_setup(), games=2, workers=1, log=log) == 2
+    first = out.read_text(encoding="utf-8")
+    games = games_in(out)
+    assert sorted(games) == [0, 1]
+    for records in games.values():
+        assert 1 <= len(records) <= 8
+        replayed(records)
+    assert xq_nn_data.generate(str(out), tiny_setup(), games=2, workers=1, log=log) == 0  # nothing left to play
+    assert xq_nn_data.generate(str(out), tiny_setup(), games=3, workers=1, log=log) == 1  # only game 2
+    assert out.read_text(encoding="utf-8").startswith(first)
+    assert sorted(games_in(out)) == [0, 1, 2]
+
+
+def test_a_game_cut_off_in_its_write_is_dropped_and_played_again_the_same(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "games.jsonl"
+    xq_nn_data.generate(str(out), tiny_setup(), games=2, workers=1, log=io.StringIO())
+    whole = out.read_text(encoding="utf-8")
+    lines = whole.splitlines(keepends=True)
+    last_game = json.loads(lines[-1])["game"]
+    kept = [line for line in lines if json.loads(line)["game"] != last_game]
+    cut = [line for line in lines if json.loads(line)["game"] == last_game]
+    out.write_text("".join(kept + cut[:-1]) + cut[-1][:10], encoding="utf-8")  # the last game half written
+    assert xq_nn_data.done_games(str(out)) == {1 - last_game}
+    assert out.read_text(encoding="utf-8") == "".join(kept)
+    assert xq_nn_data.generate(str(out), tiny_setup(), games=2, workers=1, log=io.StringIO()) == 1
+    assert out.read_text(encoding="utf-8") == whole  # a game depends on the seed and its id alone
+
+
+def test_two_worker_processes_write_the_games_one_process_writes(tmp_path: pathlib.Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    xq_nn_data.generate(str(one), tiny_setup(plies=4), games=3, workers=1, log=io.StringIO())
+    xq_nn_data.generate(str(two), tiny_setup(plies=4), games=3, workers=2, log=io.StringIO())
+    assert games_in(two) == games_in(one)
+
+
+def test_a_game_on_a_dask_cluster_is_the_game_played_here(tmp_path: pathlib.Path) -> None:
+    distributed = pytest.importorskip("distributed", reason="the cluster extra (pip install 'sanqi[cluster]') is not installed")
+    here, there = tmp_path / "here.jsonl", tmp_path / "there.jsonl"
+    xq_nn_data.generate(str(here), tiny_setup(plies=4), games=2, workers=1, log=io.StringIO())
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert xq_nn_data.generate(str(there), tiny_setup(plies=4), games=2, workers=2,
+                                   cluster=cluster.scheduler_address, log=io.StringIO()) == 2
+    assert games_in(there) == games_in(here)
+
+
+@pytest.mark.peer
+def test_pikafish_hce_labels_games_whose_moves_are_all_legal_here(tmp_path: pathlib.Path) -> None:
+    """Pikafish's squares and FENs are ours (a0-i9, red uppercase): every move it chose is legal for us."""
+    engine = os.environ.get("SANQI_PIKAFISH") or shutil.which("pikafish-hce")
+    if not engine:
+        pytest.skip("pikafish-hce is neither on PATH nor named by SANQI_PIKAFISH")
+    out = tmp_path / "games.jsonl"
+    assert xq_nn_data.generate(str(out), tiny_setup(engine, nodes=2000, plies=60), games=2, workers=1, log=io.StringIO()) == 2
+    games = games_in(out)
+    for records in games.values():
+        replayed(records)
+    assert sum(len(r) for r in games.values()) > 20

@@ -253,7 +253,7 @@ def read_openings(path: str) -> tuple[str, ...]:
         return tuple(" ".join(line.split()[:2]) + " - - 0 1" for line in f if line.strip() and not line.startswith("#"))
 
 
-def results(pool: GamePool, setup: SelfPlay, games: list[int], in_flight: int) -> Iterator[tuple[int, "list[str] | BaseException"]]:
+def results(pool: GamePool, setup: SelfPlay, games: list[int], in_flight: int) -> Iterator[tuple[int, list[str] | BaseException]]:
     """Each game's lines as its game ends, at most ``in_flight`` games handed out at once."""
     todo = iter(games)
     pending: dict[object, int] = {}
