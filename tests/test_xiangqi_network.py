@@ -178,3 +178,36 @@ def test_pikafish_hce_labels_games_whose_moves_are_all_legal_here(tmp_path: path
     for records in games.values():
         replayed(records)
     assert sum(len(r) for r in games.values()) > 20
+
+
+def test_the_trainer_writes_a_network_the_engine_reads_and_reads_only_new_lines_again(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy", reason="the train extra (pip install 'sanqi[train]') is not installed")
+    from tools import xq_nn_train
+
+    data, out = tmp_path / "games.jsonl", tmp_path / "net.txt"
+    xq_nn_data.generate(str(data), tiny_setup(plies=10), games=3, workers=1, log=io.StringIO())  # game 0 held out
+    quiet = sum(1 for line in data.read_text(encoding="utf-8").splitlines()
+                if not json.loads(line)["check"] and not json.loads(line)["capture"])
+    assert xq_nn_train.main([str(data), "--out", str(out), "--epochs", "2", "--hidden", "4"]) == 0
+    net = parse_network(out.read_text(encoding="ascii"))
+    assert net.hidden == 4
+    assert f"{quiet} quiet positions ({quiet} new" in capsys.readouterr().err
+    xq_nn_data.generate(str(data), tiny_setup(plies=10), games=4, workers=1, log=io.StringIO())
+    added = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+    more = sum(1 for r in added if r["game"] == 3 and not r["check"] and not r["capture"])
+    assert xq_nn_train.main([str(data), "--out", str(out), "--epochs", "1", "--hidden", "4"]) == 0
+    assert f"{quiet + more} quiet positions ({more} new" in capsys.readouterr().err
+
+
+def test_the_trainers_symmetries_map_each_piece_to_its_mirror_and_to_the_other_colour_turned_round() -> None:
+    pytest.importorskip("numpy", reason="the train extra (pip install 'sanqi[train]') is not installed")
+    from tools import xq_nn_train
+
+    mirror, turn = xq_nn_train.symmetry_tables()
+    pos = Position.from_fen(MIDDLE_GAME)
+    feats = [pos.board[sq] * 90 + sq for sq in range(90) if pos.board[sq]]
+    mirrored = Position.from_fen("3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 w - - 0 1")
+    assert sorted(int(mirror[i]) for i in feats) == sorted(mirrored.board[sq] * 90 + sq for sq in range(90) if mirrored.board[sq])
+    turned = Position.from_fen("2bakab2/9/5cCc1/p2r2p1p/2p6/4C4/P1P1P1PnP/4B1N2/3NK4/3A1AB1R b - - 0 1")
+    assert sorted(int(turn[i]) for i in feats) == sorted(turned.board[sq] * 90 + sq for sq in range(90) if turned.board[sq])
+    assert int(mirror[xq_nn_train.PAD]) == int(turn[xq_nn_train.PAD]) == xq_nn_train.PAD
