@@ -20,6 +20,8 @@ from ucci_engine.tables import parse_move
 BALANCED = pathlib.Path(__file__).resolve().parent.parent / "ucci_engine" / "data" / "balanced.epd"
 
 MIDDLE_GAME = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"
+MIRRORED = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 w - - 0 1"  # left to right
+TURNED = "2bakab2/9/5cCc1/p2r2p1p/2p6/4C4/P1P1P1PnP/4B1N2/3NK4/3A1AB1R b - - 0 1"  # colours swapped, board turned
 
 
 def test_the_shipped_network_loads_with_one_weight_per_hidden_unit_for_each_piece_on_each_square() -> None:
@@ -199,15 +201,24 @@ def test_the_trainer_writes_a_network_the_engine_reads_and_reads_only_new_lines_
     assert f"{quiet + more} quiet positions ({more} new" in capsys.readouterr().err
 
 
-def test_the_trainers_symmetries_map_each_piece_to_its_mirror_and_to_the_other_colour_turned_round() -> None:
+def test_the_trainers_symmetries_map_each_feature_to_its_mirror_and_to_the_other_colour_turned_round() -> None:
     pytest.importorskip("numpy", reason="the train extra (pip install 'sanqi[train]') is not installed")
     from tools import xq_nn_train
 
     mirror, turn = xq_nn_train.symmetry_tables()
     pos = Position.from_fen(MIDDLE_GAME)
     feats = [pos.board[sq] * 90 + sq for sq in range(90) if pos.board[sq]]
-    mirrored = Position.from_fen("3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 w - - 0 1")
+    mirrored = Position.from_fen(MIRRORED)
     assert sorted(int(mirror[i]) for i in feats) == sorted(mirrored.board[sq] * 90 + sq for sq in range(90) if mirrored.board[sq])
-    turned = Position.from_fen("2bakab2/9/5cCc1/p2r2p1p/2p6/4C4/P1P1P1PnP/4B1N2/3NK4/3A1AB1R b - - 0 1")
+    turned = Position.from_fen(TURNED)
     assert sorted(int(turn[i]) for i in feats) == sorted(turned.board[sq] * 90 + sq for sq in range(90) if turned.board[sq])
     assert int(mirror[xq_nn_train.PAD]) == int(turn[xq_nn_train.PAD]) == xq_nn_train.PAD
+    # The same for the "kings" features, each piece also beside each king's square.
+    np = pytest.importorskip("numpy")
+    rows = {fen: xq_nn_train.kings_features(np.array([sorted(p.board[sq] * 90 + sq for sq in range(90) if p.board[sq])
+                                                      + [xq_nn_train.PAD] * (32 - sum(1 for sq in range(90) if p.board[sq]))]))[0]
+            for fen, p in ((fen, Position.from_fen(fen)) for fen in (MIDDLE_GAME, MIRRORED, TURNED))}
+    mirror, turn = xq_nn_train.kings_symmetry_tables()
+    assert sorted(mirror[rows[MIDDLE_GAME]]) == sorted(rows[MIRRORED])
+    assert sorted(turn[rows[MIDDLE_GAME]]) == sorted(rows[TURNED])
+    assert len(set(rows[MIDDLE_GAME])) == 3 * len(feats) + 1  # three rows a piece, and the padding

@@ -53,6 +53,47 @@ def symmetry_tables() -> tuple[np.ndarray, np.ndarray]:
     return mirror, turn
 
 
+# The "kings" features (an experiment the engine does not read): each piece counts three times, on its
+# own, beside the square of red's king in its palace (9 slots) and beside the square of black's king (its
+# slot counted from black's side), so a piece's worth can depend on where each king stands.
+KINGS_PAD = 19 * PAD
+KINGS_SLOTS = 3 * SLOTS
+
+
+def palace_slot(sq: np.ndarray) -> np.ndarray:
+    """0-8 for a square of red's palace (rank by rank, files d-f)."""
+    return (sq // 9) * 3 + sq % 9 - 3
+
+
+def kings_features(feats: np.ndarray) -> np.ndarray:
+    """The piece-square rows of ``feats`` (PAD for an empty slot) as "kings" rows."""
+    f = feats.astype(np.int64)
+    valid = f != PAD
+    code, sq = f // SQUARES, f % SQUARES
+    red_king = np.where(code == 1, sq, 0).sum(axis=1)
+    black_king = np.where(code == 9, sq, 0).sum(axis=1)
+    by_red = PAD + palace_slot(red_king)[:, None] * PAD + f
+    by_black = 10 * PAD + palace_slot(SQUARES - 1 - black_king)[:, None] * PAD + f
+    return np.concatenate([np.where(valid, f, KINGS_PAD), np.where(valid, by_red, KINGS_PAD),
+                           np.where(valid, by_black, KINGS_PAD)], axis=1)
+
+
+def kings_symmetry_tables() -> tuple[np.ndarray, np.ndarray]:
+    mirror_psq, turn_psq = symmetry_tables()
+    mirror = np.arange(KINGS_PAD + 1)
+    turn = np.arange(KINGS_PAD + 1)
+    i = np.arange(PAD)
+    mirror[:PAD] = mirror_psq[:PAD]
+    turn[:PAD] = turn_psq[:PAD]
+    for slot in range(9):
+        flipped = slot // 3 * 3 + 2 - slot % 3
+        for king in (0, 1):  # red's block, black's block
+            block = PAD + (9 * king + slot) * PAD
+            mirror[block + i] = PAD + (9 * king + flipped) * PAD + mirror_psq[i]
+            turn[block + i] = PAD + (9 * (1 - king) + slot) * PAD + turn_psq[i]
+    return mirror, turn
+
+
 def fit_scale(x: np.ndarray, y: np.ndarray) -> float:
     """The S of sigmoid(x / S) closest to y (squared error), on a grid."""
     best, best_err = 100.0, math.inf
@@ -109,7 +150,9 @@ def read(data: str, cache: str) -> dict[str, np.ndarray]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data")
-    p.add_argument("--out", required=True)
+    p.add_argument("--out", help="where to write the weights (psq features only: the engine reads those)")
+    p.add_argument("--features", choices=("psq", "kings"), default="psq",
+                   help="psq: a piece on a square (the engine's); kings: also beside each king's square (measured only)")
     p.add_argument("--cache", help="the arrays read from DATA (default: DATA.features.npz)")
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=10)
@@ -136,16 +179,23 @@ def main(argv: list[str] | None = None) -> int:
     scale = fit_scale(hand[tr], target[tr])
     print(f"scales: the labeller's cp / {k_fish:.0f}, hand-made units / {scale:.0f}", file=sys.stderr)
 
-    x_tr, h_tr, t_tr = d["feats"][tr].astype(np.int64), hand[tr], target[tr]
-    x_te, h_te, t_te = d["feats"][te].astype(np.int64), hand[te], target[te]
-    mirror, turn = symmetry_tables()
+    if a.features == "kings":
+        pad, slots = KINGS_PAD, KINGS_SLOTS
+        mirror, turn = kings_symmetry_tables()
+        x_all = kings_features(d["feats"])
+    else:
+        pad, slots = PAD, SLOTS
+        mirror, turn = symmetry_tables()
+        x_all = d["feats"].astype(np.int64)
+    x_tr, h_tr, t_tr = x_all[tr], hand[tr], target[tr]
+    x_te, h_te, t_te = x_all[te], hand[te], target[te]
     # The four views of a position: feature map, and whether the colours are swapped.
-    views = [(np.arange(PAD + 1), False), (mirror, False), (turn, True), (turn[mirror], True)]
+    views = [(np.arange(pad + 1), False), (mirror, False), (turn, True), (turn[mirror], True)]
 
     rng = np.random.default_rng(a.seed)
     hid = a.hidden
-    w1 = rng.normal(0, 0.05, (PAD + 1, hid))
-    w1[PAD] = 0
+    w1 = rng.normal(0, 0.05 * math.sqrt(SLOTS / slots), (pad + 1, hid))
+    w1[pad] = 0
     b1 = np.full(hid, 0.5)
     w2 = rng.normal(0, 1.0, hid)  # small: the sum starts near the hand-made score
     b2 = np.zeros(1)
@@ -162,8 +212,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def error(x: np.ndarray, h: np.ndarray, t: np.ndarray) -> float:
         total = 0.0
-        for s in range(0, len(x), 65536):
-            total += float(np.sum((sigmoid((h[s : s + 65536] + net(x[s : s + 65536])[1]) / scale) - t[s : s + 65536]) ** 2))
+        for s in range(0, len(x), 8192):
+            total += float(np.sum((sigmoid((h[s : s + 8192] + net(x[s : s + 8192])[1]) / scale) - t[s : s + 8192]) ** 2))
         return total / len(x)
 
     hand_tr = float(np.mean((sigmoid(h_tr / scale) - t_tr) ** 2))
@@ -193,10 +243,13 @@ def main(argv: list[str] | None = None) -> int:
             g_b2 = np.array([d_out.sum()])
             d_acc = np.outer(d_out, w2) * ((acc > 0) & (acc < 1))
             g_b1 = d_acc.sum(axis=0)
-            # The first layer's gradient: the one-hot rows of the batch times d_acc, as a dense product.
-            onehot = np.zeros((len(b), PAD + 1))
-            onehot[np.repeat(np.arange(len(b)), SLOTS), xb.ravel()] = 1.0
-            g_w1 = onehot.T @ d_acc + a.l2 * w1
+            if pad == PAD:  # the first layer's gradient: the one-hot rows of the batch times d_acc, densely
+                onehot = np.zeros((len(b), pad + 1))
+                onehot[np.repeat(np.arange(len(b)), slots), xb.ravel()] = 1.0
+                g_w1 = onehot.T @ d_acc + a.l2 * w1
+            else:  # too many rows for that: summed row by row
+                g_w1 = a.l2 * w1
+                np.add.at(g_w1, xb.ravel(), np.repeat(d_acc, slots, axis=0))
             step += 1
             for q, g, mq, vq, rate in zip(params, (g_w1, g_b1, g_w2, g_b2), m, v, rates):
                 mq *= beta1
@@ -204,12 +257,14 @@ def main(argv: list[str] | None = None) -> int:
                 vq *= beta2
                 vq += (1 - beta2) * g * g
                 q -= rate * (mq / (1 - beta1**step)) / (np.sqrt(vq / (1 - beta2**step)) + 1e-8)
-            w1[PAD] = 0
+            w1[pad] = 0
         print(f"epoch {epoch + 1}: held out {error(x_te, h_te, t_te):.5f} ({time.monotonic() - start:.0f} s)",
               file=sys.stderr, flush=True)
     err_tr, err_te = error(x_tr, h_tr, t_tr), error(x_te, h_te, t_te)
     print(f"with the net: train {err_tr:.5f} held out {err_te:.5f}", file=sys.stderr)
 
+    if not a.out or a.features != "psq":
+        return 0
     # Quantize as the engine computes: first layer and bias in NN_ACTIVE-ths of a full activation, the
     # output weights in NN_OUT_SCALE-ths of a unit.
     q1 = np.rint(w1 * NN_ACTIVE).astype(np.int64)
