@@ -170,10 +170,23 @@ def test_a_game_on_a_dask_cluster_is_the_game_played_here(tmp_path: pathlib.Path
 
 @pytest.mark.peer
 def test_pikafish_hce_labels_games_whose_moves_are_all_legal_here(tmp_path: pathlib.Path) -> None:
-    """Pikafish's squares and FENs are ours (a0-i9, red uppercase): every move it chose is legal for us."""
+    """Pikafish's squares and FENs are ours (a0-i9, red uppercase, w/b): the same moves reach the same FEN,
+    and every move it chose in its games is legal for us."""
     engine = os.environ.get("SANQI_PIKAFISH") or shutil.which("pikafish-hce")
     if not engine:
         pytest.skip("pikafish-hce is neither on PATH nor named by SANQI_PIKAFISH")
+    fish = xq_nn_data.Labeller(engine)
+    try:
+        for moves in (["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b7b0"], ["c3c4", "g6g5", "b0c2", "h7h0"]):
+            ours = Position.from_fen(START_FEN)
+            for m in moves:
+                assert ours.make(parse_move(m))
+            fish.send(f"position fen {START_FEN} moves {' '.join(moves)}")
+            fish.send("d")
+            theirs = next(line for line in fish.until("Checkers") if line.startswith("Fen:"))
+            assert theirs.split()[1:3] == ours.fen().split()[:2]
+    finally:
+        fish.close()
     out = tmp_path / "games.jsonl"
     assert xq_nn_data.generate(str(out), tiny_setup(engine, nodes=2000, plies=60), games=2, workers=1, log=io.StringIO()) == 2
     games = games_in(out)
