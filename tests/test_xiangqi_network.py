@@ -212,6 +212,12 @@ def test_the_trainer_writes_a_network_the_engine_reads_and_reads_only_new_lines_
     more = sum(1 for r in added if r["game"] == 3 and not r["check"] and not r["capture"])
     assert xq_nn_train.main([str(data), "--out", str(out), "--epochs", "1", "--hidden", "4"]) == 0
     assert f"{quiet + more} quiet positions ({more} new" in capsys.readouterr().err
+    data.write_text("".join(data.read_text(encoding="utf-8").splitlines(keepends=True)[:-1]), encoding="utf-8")  # cut
+    assert xq_nn_train.main([str(data), "--out", str(out), "--epochs", "1", "--hidden", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "reading it all again" in err
+    cut = sum(1 for line in data.read_text(encoding="utf-8").splitlines() if not json.loads(line)["check"] and not json.loads(line)["capture"])
+    assert f"{cut} quiet positions ({cut} new" in err
 
 
 def test_the_trainers_symmetries_map_each_feature_to_its_mirror_and_to_the_other_colour_turned_round() -> None:

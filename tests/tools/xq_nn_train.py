@@ -111,12 +111,16 @@ def read(data: str, cache: str) -> dict[str, np.ndarray]:
     """The quiet positions of ``data`` as arrays, from ``cache`` plus the lines added to ``data`` since it was written."""
     arrays: dict[str, np.ndarray] = {}
     offset = lines = 0
+    last = b""  # the last line read, which must still end at ``offset``
     if os.path.exists(cache):
         with np.load(cache) as z:
             arrays = {k: z[k] for k in COLUMNS}
-            offset, lines = int(z["offset"]), int(z["lines"])
-        if offset > os.path.getsize(data):  # the data were cut or replaced: start again
-            arrays, offset, lines = {}, 0, 0
+            offset, lines, last = int(z["offset"]), int(z["lines"]), z["last"].tobytes()
+        with open(data, "rb") as f:
+            f.seek(max(offset - len(last), 0))
+            if f.read(len(last)) != last:  # the data were cut (a generator's restart) or replaced: start again
+                print(f"{cache} does not match {data}: reading it all again", file=sys.stderr)
+                arrays, offset, lines = {}, 0, 0
     new: dict[str, list[object]] = {k: [] for k in COLUMNS}
     start = time.monotonic()
     with open(data, "rb") as f:
@@ -126,6 +130,7 @@ def read(data: str, cache: str) -> dict[str, np.ndarray]:
                 break  # a line still being written
             offset += len(raw)
             lines += 1
+            last = raw
             r = json.loads(raw)
             if r["check"] or r["capture"]:
                 continue
@@ -142,7 +147,7 @@ def read(data: str, cache: str) -> dict[str, np.ndarray]:
     arrays = {k: np.concatenate([arrays[k], fresh[k]]) if arrays else fresh[k] for k in COLUMNS}
     print(f"{data}: {lines} lines, {len(arrays['cp'])} quiet positions ({added} new, read in"
           f" {time.monotonic() - start:.0f} s)", file=sys.stderr)
-    np.savez(cache + ".tmp.npz", offset=offset, lines=lines, **arrays)
+    np.savez(cache + ".tmp.npz", offset=offset, lines=lines, last=np.frombuffer(last, np.uint8), **arrays)
     os.replace(cache + ".tmp.npz", cache)
     return arrays
 
