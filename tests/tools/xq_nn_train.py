@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", help="the arrays read from DATA (default: DATA.features.npz)")
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--batch", type=int, default=256)
     p.add_argument("--blend", type=float, default=0.7, help="weight of the search score against the result")
     p.add_argument("--l2", type=float, default=1e-6)
     p.add_argument("--seed", type=int, default=1)
