@@ -241,3 +241,29 @@ def test_the_trainers_symmetries_map_each_feature_to_its_mirror_and_to_the_other
     assert sorted(mirror[rows[MIDDLE_GAME]]) == sorted(rows[MIRRORED])
     assert sorted(turn[rows[MIDDLE_GAME]]) == sorted(rows[TURNED])
     assert len(set(rows[MIDDLE_GAME])) == 3 * len(feats) + 1  # three rows a piece, and the padding
+
+
+def test_the_labeller_keeps_the_last_exact_score_of_a_search_stopped_on_a_bound(tmp_path: pathlib.Path) -> None:
+    """At a node count a search may end on a fail-low; its bound is not the position's score. Fairy-Stockfish
+    names itself and numbers ranks 1-10: its moves come back in our squares."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(
+        "import sys\n"
+        "name = sys.argv[1]\n"
+        "for line in sys.stdin:\n"
+        "    w = line.split()\n"
+        "    if w == ['uci']: print(f'id name {name}'); print('uciok', flush=True)\n"
+        "    elif w == ['isready']: print('readyok', flush=True)\n"
+        "    elif w[:1] == ['go']:\n"
+        "        print('info depth 6 score cp 97 nodes 600 pv h7e7')\n"
+        "        print('info depth 7 score cp -24 upperbound nodes 5001 pv h7e7')\n"
+        "        print('bestmove h8e8' if name.startswith('Fairy') else 'bestmove h7e7', flush=True)\n"
+        "    elif w == ['quit']: break\n",
+        encoding="utf-8")
+    for name, fairy in (("Pikafish HCE", False), ("Fairy-Stockfish 14", True)):
+        fish = xq_nn_data.Labeller(f"{sys.executable} {script} '{name}'")
+        try:
+            assert fish.fairy == fairy
+            assert fish.search(START_FEN, [], 5000) == ("h7e7", 97, None)
+        finally:
+            fish.close()
