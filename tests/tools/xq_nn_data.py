@@ -308,7 +308,7 @@ def generate(out_path: str, setup: SelfPlay, games: int, workers: int, cluster: 
             played += 1
             positions += len(got)
             hours = (time.monotonic() - start) / 3600
-            print(f"game {game}: {len(got)} positions; {played}/{len(todo)} games, {positions} positions,"
+            print(f"{time.strftime('%H:%M:%S', time.gmtime())} game {game}: {len(got)} positions; {played}/{len(todo)} games, {positions} positions,"
                   f" {positions / max(hours, 1e-9):.0f} an hour", file=log, flush=True)
     return played
 
