@@ -267,3 +267,22 @@ def test_the_labeller_keeps_the_last_exact_score_of_a_search_stopped_on_a_bound(
             assert fish.search(START_FEN, [], 5000) == ("h7e7", 97, None)
         finally:
             fish.close()
+
+
+def test_the_trainer_computes_a_weights_files_output_as_the_engine_does() -> None:
+    np = pytest.importorskip("numpy", reason="the train extra (pip install 'sanqi[train]') is not installed")
+    from tools import xq_nn_train
+
+    net = load_network()
+    q1, qb1, q2, qb2 = xq_nn_train.weights_file(str(BALANCED.parent / "xiangqi-nn.txt"))
+    rng = random.Random(3)
+    for fen in (START_FEN, MIDDLE_GAME, MIRRORED, TURNED):
+        pos = Position.from_fen(fen)
+        for _ in range(40):
+            feats = [pos.board[sq] * 90 + sq for sq in range(90) if pos.board[sq]]
+            x = np.array([feats + [xq_nn_train.PAD] * (32 - len(feats))])
+            assert int(xq_nn_train.quantized_output(q1, qb1, q2, qb2, x)[0]) == nn_output(net, nn_refresh(net, pos.board))
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.make(rng.choice(moves))

@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from ucci_engine.evaluate import NN_ACTIVE, NN_OUT_SCALE, lines_in_units, weighed_lines
+from ucci_engine.evaluate import NN_ACTIVE, NN_OUT_SCALE, lines_in_units, parse_network, weighed_lines
 from ucci_engine.position import Position
 from ucci_engine.tables import SQUARES
 
@@ -152,10 +152,26 @@ def read(data: str, cache: str) -> dict[str, np.ndarray]:
     return arrays
 
 
+def quantized_output(q1: np.ndarray, qb1: np.ndarray, q2: np.ndarray, qb2: int, x: np.ndarray) -> np.ndarray:
+    """The net's output in units, computed as the engine computes it (evaluate.nn_output)."""
+    acc = q1[x].sum(axis=1) + qb1
+    return (np.clip(acc, 0, NN_ACTIVE) @ q2) // (NN_ACTIVE * NN_OUT_SCALE) + qb2
+
+
+def weights_file(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A weights file read by the engine's own reader, as arrays with a zero row for PAD."""
+    with open(path, encoding="ascii") as f:
+        net = parse_network(f.read())
+    q1 = np.zeros((PAD + 1, net.hidden), np.int64)
+    q1[:PAD] = np.array(list(net.first), np.int64).reshape(PAD, net.hidden)
+    return q1, np.array(list(net.bias), np.int64), np.array(list(net.out), np.int64), int(net.out_bias)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("data")
     p.add_argument("--out", help="where to write the weights (psq features only: the engine reads those)")
+    p.add_argument("--compare", metavar="NET", help="also the held-out error of this weights file (as the engine reads it)")
     p.add_argument("--features", choices=("psq", "kings"), default="psq",
                    help="psq: a piece on a square (the engine's); kings: also beside each king's square (measured only)")
     p.add_argument("--cache", help="the arrays read from DATA (default: DATA.features.npz)")
@@ -221,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
             total += float(np.sum((sigmoid((h[s : s + 8192] + net(x[s : s + 8192])[1]) / scale) - t[s : s + 8192]) ** 2))
         return total / len(x)
 
+    if a.compare:
+        other = quantized_output(*weights_file(a.compare), d["feats"][te].astype(np.int64))
+        print(f"held-out error with {a.compare}: {np.mean((sigmoid((h_te + other) / scale) - t_te) ** 2):.5f}",
+              file=sys.stderr)
     hand_tr = float(np.mean((sigmoid(h_tr / scale) - t_tr) ** 2))
     hand_te = float(np.mean((sigmoid(h_te / scale) - t_te) ** 2))
     print(f"error of the hand-made evaluation alone: train {hand_tr:.5f} held out {hand_te:.5f}", file=sys.stderr)
@@ -276,8 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     qb1 = np.rint(b1 * NN_ACTIVE).astype(np.int64)
     q2 = np.rint(w2 * NN_OUT_SCALE).astype(np.int64)
     qb2 = round(float(b2[0]))
-    acc_q = q1[x_te].sum(axis=1) + qb1
-    out_q = (np.clip(acc_q, 0, NN_ACTIVE) @ q2) // (NN_ACTIVE * NN_OUT_SCALE) + qb2
+    out_q = quantized_output(q1, qb1, q2, qb2, x_te)
     err_q = float(np.mean((sigmoid((h_te + out_q) / scale) - t_te) ** 2))
     print(f"held-out error quantized: {err_q:.5f}; net output on held-out positions: mean |out| "
           f"{np.mean(np.abs(out_q)):.1f} units", file=sys.stderr)
