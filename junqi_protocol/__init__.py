@@ -15,9 +15,11 @@ Modules in reading order:
   when, and the undo of a failed command, which the adapters call), ``journal`` (what rebuilds the
   player after one);
 * adapters that parse and print: ``protocol`` (our line protocol), ``ccgc`` (CCGC 1.0);
-* the referee and its tools: ``seats`` (a seat: in process or an engine over pipes), ``referee``
-  (``sanqi referee``), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match --game
-  junqi``), ``bench`` (``sanqi bench junqi``);
+* the referee and its tools: ``seats`` (a seat: in process or an engine over pipes), ``seating``
+  (the seat for an ENGINE argument), ``referee`` (``JunqiRules``: the rules on the core's game loop),
+  ``runner`` (``Referee``: game after game, a signal recorded as an abort), ``match`` (``sanqi
+  referee``'s command line), ``record`` and ``replays`` (game records), ``arena`` (``sanqi match
+  --game junqi``), ``bench`` (``sanqi bench junqi``);
 * watching in a browser: ``view`` (a record's replay page, and the referee's games live), ``view_page``
   (the page's HTML and script), ``view_human`` (a seat played by a person on the live page), ``play``
   (``sanqi play junqi``: the referee's command line for a person against sanqi).

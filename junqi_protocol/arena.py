@@ -25,7 +25,8 @@ from junqi_protocol.player import STYLES
 from junqi_protocol.game import Rules
 from junqi_protocol.seats import Seat
 from junqi_protocol.record import Recorder
-from junqi_protocol.referee import Referee, make_seat, split_spec
+from junqi_protocol.runner import Referee
+from junqi_protocol.seating import make_seat, split_spec
 from junqi_protocol.rules import check_lineup
 
 if TYPE_CHECKING:
