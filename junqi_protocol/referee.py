@@ -9,17 +9,15 @@ plays its games with them, one after another, for ``sanqi referee`` (``junqi_pro
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from engine_core.ends import End, Forfeit
 from engine_core.referee import Clock, Result
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
+from junqi_protocol.record import Recorder
 from junqi_protocol.seats import Seat, SeatError
-
-if TYPE_CHECKING:
-    from junqi_protocol.runner import Referee
 
 
 class MoveTime(Clock):
@@ -45,7 +43,9 @@ def visible(board: Board, rules: Rules, seat: int, lineups: dict[int, str]) -> d
 
 
 class JunqiRules:
-    """Junqi's rules for :func:`engine_core.referee.play`, for one game of a :class:`Referee`'s: two or four seats.
+    """Junqi's rules for :func:`engine_core.referee.play`, for one ``game`` of two or four seats: ``dealt``
+    the lineup each seat is given ("": its own choice), the clocks in ms, a lineup waited for
+    ``lineup_timeout`` seconds.
 
     Opening a seat gets its lineup; a seat that fails there is out before the first move. The first
     :meth:`outcome` starts the game (the ``game``, ``lineup`` and ``start`` lines, the lineups shown, the
@@ -56,15 +56,16 @@ class JunqiRules:
     (seat, end) of each seat put out by a failure, ``end`` how the game ended (the failure whose seat's
     going out ended it, if one did)."""
 
-    def __init__(self, referee: "Referee", number: int, players: list[Seat]) -> None:
-        self.board = board = Board(referee.variant)
-        self.game = Game(board, Rules(referee.variant, referee.rules_text))
+    def __init__(self, game: Game, number: int, players: list[Seat], recorder: Recorder, dealt: list[str],
+                 time_ms: int, movetime_ms: int, lineup_timeout: float) -> None:
+        self.game = game
+        self.board = board = game.board
         self.seats = board.seats
         self.players = players
         self.number = number
-        self.recorder = referee.recorder
-        self.time_ms, self.movetime_ms, self.lineup_timeout = referee.time_ms, referee.movetime_ms, referee.lineup_timeout
-        self.dealt = [referee.dealt(number, seat) for seat in range(board.seats)]
+        self.recorder = recorder
+        self.time_ms, self.movetime_ms, self.lineup_timeout = time_ms, movetime_ms, lineup_timeout
+        self.dealt = dealt
         self.lineups: dict[int, str] = {}  # the lineup each seat plays
         self.rejected: dict[int, SeatError] = {}  # or why it has none
         self.absent = {seat for seat, player in enumerate(players) if player.absent}  # out from the start

@@ -11,6 +11,7 @@ from typing import Optional
 
 import engine_core.referee as core
 from engine_core.ends import End
+from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Recorder
 from junqi_protocol.referee import JunqiRules, MoveTime
@@ -63,8 +64,9 @@ class Referee:
 
     def play(self, number: int, players: list[Seat]) -> Game:
         """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
-        rules = JunqiRules(self, number, players)
-        game = rules.game
+        game = Game(Board(self.variant), Rules(self.variant, self.rules_text))
+        dealt = [self.dealt(number, seat) for seat in range(game.board.seats)]
+        rules = JunqiRules(game, number, players, self.recorder, dealt, self.time_ms, self.movetime_ms, self.lineup_timeout)
         self.forfeits, self.end = rules.forfeits, End.RESULT
         try:
             core.play(rules, MoveTime(self.time_ms, 0, self.movetime_ms))
