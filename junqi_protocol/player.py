@@ -17,6 +17,7 @@ import random
 import time
 from typing import Callable, Optional
 
+from engine_core.loop import Refusal
 from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
@@ -49,7 +50,7 @@ class Player:
 
     def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
         if style not in STYLES:
-            raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
+            raise Refusal(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
         self.style: str = style
         self.rng: random.Random = random.Random(seed)
         self.board: Board = Board("2p")
@@ -73,22 +74,22 @@ class Player:
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
             if value not in STYLES:
-                raise ValueError(f"player={value}: use one of {', '.join(STYLES)}")
+                raise Refusal(f"player={value}: use one of {', '.join(STYLES)}")
             self.style = value
         elif name == "seed":
             if not value.lstrip("-").isdigit():
-                raise ValueError(f"seed={value}: a whole number is expected")
+                raise Refusal(f"seed={value}: a whole number is expected")
             self.rng = random.Random(int(value))
         elif name == "threads":
             if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
-                raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
+                raise Refusal(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
             self.planner.set_threads(int(value))
         elif name == "movetime":
             if not (value.isascii() and value.isdigit() and int(value) <= MAX_MOVETIME):
-                raise ValueError(f"movetime={value}: milliseconds from 0 (no cap) to {MAX_MOVETIME} are expected")
+                raise Refusal(f"movetime={value}: milliseconds from 0 (no cap) to {MAX_MOVETIME} are expected")
             self.movetime = int(value)
         else:
-            raise ValueError(f"unknown option {name!r}; known: player, seed, threads, movetime")
+            raise Refusal(f"unknown option {name!r}; known: player, seed, threads, movetime")
 
     def close(self) -> None:
         """End the search's worker processes, if any (before the process ends or drops this player)."""
@@ -105,11 +106,11 @@ class Player:
         self.alive = [True] * self.board.seats
 
     def lineup(self, given: str = "") -> str:
-        """Our lineup: ``given`` if it is legal (else ValueError naming the rule), or our own choice."""
+        """Our lineup: ``given`` if it is legal (else :class:`Refusal` naming the rule), or our own choice."""
         if given:
             err = check_lineup(given)
             if err is not None:
-                raise ValueError(err)
+                raise Refusal(err)
             text = given if len(given) == 25 else given.replace(".", "")
         else:
             text = LINEUPS[self.style](self.rng)

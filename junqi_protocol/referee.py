@@ -243,8 +243,14 @@ class JunqiRules:
         if not dash or " " in reply:
             return [], f"not a move or pass: {reply[:60]!r}"
         try:
-            return game.move(board.point(frm), board.point(to)), None
-        except (ValueError, IllegalMove) as exc:
+            # board.point's ValueError names a point the board lacks; a ValueError from game.move would be a
+            # bug of ours, not the seat's illegal move (IllegalMove is no ValueError).
+            frm_to = board.point(frm), board.point(to)
+        except ValueError as exc:
+            return [], f"illegal move {reply}: {exc}"
+        try:
+            return game.move(*frm_to), None
+        except IllegalMove as exc:
             return [], f"illegal move {reply}: {exc}"
 
     def _broadcast(self, events: list[Event]) -> None:

@@ -5,6 +5,7 @@ that form) read as its protocol and command (:func:`split_spec`), and the seat m
 from typing import Optional
 
 from engine_core.args import UsageError
+from engine_core.loop import Refusal
 from junqi_protocol.player import STYLES
 from junqi_protocol.seats import AbsentSeat, BuiltinSeat, CcgcSeat, JunqiSeat, Seat
 from junqi_protocol.view import Watch
@@ -39,7 +40,10 @@ def make_seat(spec: str, options: list[tuple[str, str]], seed: Optional[int], wa
             raise UsageError("a human plays in the browser: add --watch [HOST:]PORT")
         return HumanSeat(watch, key, seed)
     if kind == "builtin":
-        return BuiltinSeat(spec, seed, options)
+        try:
+            return BuiltinSeat(spec, seed, options)
+        except Refusal as exc:  # an --engine-option the player does not take is the user's mistake
+            raise UsageError(f"{spec}: {exc}") from None
     if kind == "ccgc":
         return CcgcSeat(command)
     return JunqiSeat(command, options)

@@ -7,6 +7,7 @@ from typing import Optional
 
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
+from engine_core.loop import Refusal
 from engine_core.seat import EngineSeat
 from engine_core.timeman import GameClock
 from junqi_protocol.game import Event, Rules
@@ -105,7 +106,7 @@ class BuiltinSeat(Seat):
     def lineup(self, given: str, timeout: float) -> str:
         try:
             return self.player.lineup(given)
-        except ValueError as exc:
+        except Refusal as exc:
             raise SeatError(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:
