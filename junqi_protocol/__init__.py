@@ -9,8 +9,8 @@ Modules in reading order:
 * the search: ``position`` (``Position``, one sampled world for the core's search), ``evaluate``
   and ``paths`` (what a piece is worth, and where: its way to the enemy flags), ``worlds`` (the
   move that does best over the sampled worlds, on one or more processes);
-* the player: ``player`` (``Player``: one player's knowledge, time and choice of move by its
-  style, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules);
+* the player: ``player`` (``Player``: one player's knowledge, time and choice of move as its
+  kind of player, ``search`` or a yardstick), ``yardsticks`` (the ``events`` player's scored rules);
 * the front object: ``engine`` (``Engine``, as in the other games: the player, what a game allows
   when, and the undo of a failed command, which the adapters call), ``journal`` (what rebuilds the
   player after one);

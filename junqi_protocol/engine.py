@@ -62,9 +62,9 @@ class Engine(Front):
     # --- what the adapters read ------------------------------------------------------------------
 
     @property
-    def style(self) -> str:
-        """The player's style (the ``player`` option)."""
-        return self._player.style
+    def kind(self) -> str:
+        """The kind of player (the ``player`` option)."""
+        return self._player.kind
 
     @property
     def started(self) -> bool:
@@ -100,7 +100,7 @@ class Engine(Front):
         return self._player.occupied(point)
 
     def last_search(self) -> str:
-        """What the last move's search did, for the log ("" when the style does not search)."""
+        """What the last move's search did, for the log ("" when this kind of player does not search)."""
         return self._player.last_search()
 
     # --- what changes the state ------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The junqi player behind both adapters: one player's knowledge of a game, its time and its choice
-of move, by one of three styles: ``search`` (the default), and the yardsticks ``events`` and
-``random`` (:mod:`junqi_protocol.yardsticks`).
+of move, as one of three kinds of player (:data:`PLAYERS`, the ``player`` option): ``search`` (the
+default), and the yardsticks ``events`` and ``random`` (:mod:`junqi_protocol.yardsticks`).
 
 A player learns the game only through the referee's events, exactly as an engine over a pipe does;
 the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print,
@@ -27,8 +27,8 @@ from junqi_protocol.rules import MOVE, RESULTS, check_lineup, parse_lineup
 from junqi_protocol.worlds import SAMPLES, Planner
 from junqi_protocol.yardsticks import Events
 
-STYLES = ("search", "events", "random")
-DEFAULT_STYLE = "search"
+PLAYERS = ("search", "events", "random")  # the built-in kinds of player (not the styles of xiangqi's and gomoku's evaluations)
+DEFAULT_PLAYER = "search"
 # Thinking time without a clock from the referee (CCGC gives a whole game's time).
 UNTIMED_MS = 1000
 # What a reply needs to reach the referee after the search ends, and the search's last look at the
@@ -48,10 +48,10 @@ LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "
 class Player:
     """One player's knowledge of a game and its choice of move."""
 
-    def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
-        if style not in STYLES:
-            raise Refusal(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
-        self.style: str = style
+    def __init__(self, kind: str = DEFAULT_PLAYER, seed: Optional[int] = None) -> None:
+        if kind not in PLAYERS:
+            raise Refusal(f"unknown player {kind!r}; use one of {', '.join(PLAYERS)}")
+        self.kind: str = kind
         self.rng: random.Random = random.Random(seed)
         self.board: Board = Board("2p")
         self.rules: Rules = Rules("2p")
@@ -73,9 +73,9 @@ class Player:
 
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
-            if value not in STYLES:
-                raise Refusal(f"player={value}: use one of {', '.join(STYLES)}")
-            self.style = value
+            if value not in PLAYERS:
+                raise Refusal(f"player={value}: use one of {', '.join(PLAYERS)}")
+            self.kind = value
         elif name == "seed":
             if not value.lstrip("-").isdigit():
                 raise Refusal(f"seed={value}: a whole number is expected")
@@ -113,7 +113,7 @@ class Player:
                 raise Refusal(err)
             text = given if len(given) == 25 else given.replace(".", "")
         else:
-            text = LINEUPS[self.style](self.rng)
+            text = LINEUPS[self.kind](self.rng)
         self.my_lineup = text
         return text
 
@@ -173,9 +173,9 @@ class Player:
         if not moves:
             return None
         self.beliefs.settle(self.pos)
-        if self.style == "random":
+        if self.kind == "random":
             return self.rng.choice(moves)
-        if self.style == "search":
+        if self.kind == "search":
             clock = capped(clock, self.movetime)
             self.limit = clock.movetime
             # The hard limit bounds the move; no pass starts after the soft one (the same where the
@@ -191,8 +191,8 @@ class Player:
         return self.events_player.choose(self, moves)
 
     def last_search(self) -> str:
-        """What the last move's search did, for the log ("" when the style does not search)."""
-        if self.style != "search":
+        """What the last move's search did, for the log ("" when this kind of player does not search)."""
+        if self.kind != "search":
             return ""
         p = self.planner
         return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"

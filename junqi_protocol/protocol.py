@@ -16,7 +16,7 @@ from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
-from junqi_protocol.player import MAX_MOVETIME, MAX_THREADS, STYLES
+from junqi_protocol.player import MAX_MOVETIME, MAX_THREADS, PLAYERS
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
@@ -87,7 +87,7 @@ class JunqiProtocol(FrontSession):
         chan = self.chan
         chan.send(f"id name sanqi {__version__} ({build_kind()})")
         chan.send("id author sanqi developers")
-        chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
+        chan.send(f"option name player type combo default {self.engine.kind} " + " ".join(f"var {s}" for s in PLAYERS))
         chan.send("option name seed type spin default 0 min 0 max 2147483647")
         chan.send(f"option name threads type spin default 1 min 1 max {MAX_THREADS}")
         chan.send(f"option name movetime type spin default 0 min 0 max {MAX_MOVETIME}")

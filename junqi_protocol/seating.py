@@ -6,7 +6,7 @@ from typing import Optional
 
 from engine_core.args import UsageError
 from engine_core.loop import Refusal
-from junqi_protocol.player import STYLES
+from junqi_protocol.player import PLAYERS
 from junqi_protocol.seats import AbsentSeat, BuiltinSeat, CcgcSeat, JunqiSeat, Seat
 from junqi_protocol.view import Watch
 from junqi_protocol.view_human import HumanSeat
@@ -18,7 +18,7 @@ def split_spec(spec: str) -> tuple[str, str]:
     >>> split_spec("ccgc:sanqi --protocol ccgc"), split_spec("sanqi"), split_spec("random")
     (('ccgc', 'sanqi --protocol ccgc'), ('junqi', 'sanqi'), ('builtin', 'random'))
     """
-    if spec in STYLES:
+    if spec in PLAYERS:
         return "builtin", spec
     if spec in ("human", "out"):
         return spec, spec

@@ -92,11 +92,11 @@ class Seat:
 class BuiltinSeat(Seat):
     """A built-in player called directly: the fast path for many games."""
 
-    def __init__(self, style: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
-        self.player = Player(style, seed)
+    def __init__(self, kind: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
+        self.player = Player(kind, seed)
         for name, value in options or []:
             self.player.set_option(name, value)
-        self.name = f"builtin {self.player.style}"
+        self.name = f"builtin {self.player.kind}"
         self.board = Board("2p")
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:

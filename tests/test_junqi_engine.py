@@ -17,7 +17,7 @@ def state(front: Engine) -> tuple:
     """What the front knows and what its player would play from."""
     j, e = front._journal, front._player
     return (list(j.options), j.board and j.board.variant, j.seat, j.lineup, dict(j.visible), j.started,
-            [vars(ev) for ev in j.events], e.style, e.board.variant, e.seat, e.my_lineup, list(e.pos.owner),
+            [vars(ev) for ev in j.events], e.kind, e.board.variant, e.seat, e.my_lineup, list(e.pos.owner),
             list(e.alive), e.quiet)
 
 

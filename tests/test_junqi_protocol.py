@@ -233,7 +233,7 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
     proto.run(chan)
     assert chan.said == [f"error internal error {bug.__name__}: boom"]
     monkeypatch.setattr(Player, "observe", real)
-    assert proto.engine._player.pos.owner == before and proto.engine.style == "random"
+    assert proto.engine._player.pos.owner == before and proto.engine.kind == "random"
     chan = Lines(["move N F1-E1 MOVE", "isready"])
     proto.run(chan)
     assert chan.said == ["readyok"]
