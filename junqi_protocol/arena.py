@@ -21,11 +21,12 @@ from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_float
 from engine_core.matchcli import engine_command, read_book
 from junqi_protocol.board import Board
-from junqi_protocol.player import STYLES
+from junqi_protocol.player import PLAYERS
 from junqi_protocol.game import Rules
 from junqi_protocol.seats import Seat
 from junqi_protocol.record import Recorder
-from junqi_protocol.referee import Referee, make_seat, split_spec
+from junqi_protocol.runner import Referee
+from junqi_protocol.seating import make_seat, split_spec
 from junqi_protocol.rules import check_lineup
 
 if TYPE_CHECKING:
@@ -116,9 +117,9 @@ def add_options(p: ArgumentParser) -> None:
 
 def engine_form(spec: "EngineSpec") -> str:
     """The referee's ENGINE form of an ``--engine``: ``proto=ccgc`` gives ``ccgc:COMMAND`` and so on."""
-    if spec.proto == "builtin" or (not spec.proto and spec.cmd in STYLES):
-        if spec.cmd not in STYLES:
-            raise UsageError(f"{spec.name}: the built-in junqi players are {', '.join(STYLES)}")
+    if spec.proto == "builtin" or (not spec.proto and spec.cmd in PLAYERS):
+        if spec.cmd not in PLAYERS:
+            raise UsageError(f"{spec.name}: the built-in junqi players are {', '.join(PLAYERS)}")
         return spec.cmd
     if spec.proto not in ("", "junqi", "ccgc"):
         raise UsageError(f"{spec.name}: junqi engines speak proto=junqi or proto=ccgc, or are built in (random, events)")

@@ -33,7 +33,7 @@ from junqi_protocol.game import Rules
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, habits
 from junqi_protocol.record import Recorder, read_games
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.worlds import WORLDS
 from junqi_protocol.rules import COUNTS

@@ -3,9 +3,10 @@ thinking) and the :class:`Journal` of everything it accepted, so the adapters (`
 ``ccgc``) only parse words and print.
 
 Each operation checks its command against the game's state before it changes anything and refuses
-it with ValueError, the state as it was (the rules and the player raise it too, for what they
-cannot take). The journal records a change only once the player has made it whole. Should an
-operation fail anyway half-way (a bug of ours, any other exception), the front restores itself
+it with the core's :class:`engine_core.loop.Refusal`, the state as it was (the player raises it too,
+for an option it cannot take). The journal records a change only once the player has made it whole.
+Should an operation fail anyway half-way (a bug of ours, any other exception, a ``ValueError`` too:
+only a Refusal is a refusal), the front restores itself
 before the failure goes on to the adapter, by the core's one rule
 (:func:`engine_core.loop.undone_on_failure`, as gomoku's front does): a new player is rebuilt from
 the journal, through everything accepted before the command.
@@ -13,7 +14,7 @@ the journal, through everything accepted before the command.
 >>> front = Engine(lambda: Player("random"))
 >>> front.lineup("")
 Traceback (most recent call last):
-ValueError: lineup: no newgame yet
+engine_core.loop.Refusal: lineup: no newgame yet
 >>> front.new_game("2p", 0, Rules("2p"))
 >>> front.lineup("abccddeeffggghhhiiijjkklj")
 'abccddeeffggghhhiiijjkklj'
@@ -24,7 +25,7 @@ True
 
 from typing import Callable, Optional
 
-from engine_core.loop import Front, undone_on_failure
+from engine_core.loop import Front, Refusal, undone_on_failure
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules
@@ -37,16 +38,16 @@ Move = tuple[int, int]
 
 class Engine(Front):
     """One junqi player's game behind an adapter: its :class:`Player`, the journal that rebuilds it,
-    and what a game allows when (lineups before ``start``, events and moves after it). A refusal is a
-    ValueError (the rules and the player raise it too)."""
-
-    REFUSALS = (ValueError,)
+    and what a game allows when (lineups before ``start``, events and moves after it), and what a
+    CCGC game tells (our move's result, the enemy flag) judged against what we know. A refusal is a
+    :class:`Refusal` (the player raises it too, for an option)."""
 
     def __init__(self, make: Callable[[], Player] = Player) -> None:
         self._make = make
         self._player = make()
         self._journal = Journal()
         self._pending: Optional[Move] = None  # our move whose result the referee tells only later (CCGC)
+        self._enemy_flag = -1  # the enemy flag's point once CCGC has shown it (-1: not yet)
 
     def recover(self) -> None:
         """The state as the journal has it: the failed command may have changed the player half-way,
@@ -61,9 +62,9 @@ class Engine(Front):
     # --- what the adapters read ------------------------------------------------------------------
 
     @property
-    def style(self) -> str:
-        """The player's style (the ``player`` option)."""
-        return self._player.style
+    def kind(self) -> str:
+        """The kind of player (the ``player`` option)."""
+        return self._player.kind
 
     @property
     def started(self) -> bool:
@@ -73,21 +74,21 @@ class Engine(Front):
     def board(self, word: str) -> Board:
         """The game's board, to read and write point names: ``word`` is refused before a new game."""
         if self._journal.board is None:
-            raise ValueError(f"{word}: no newgame yet")
+            raise Refusal(f"{word}: no newgame yet")
         return self._journal.board
 
     def setting_up(self, word: str) -> Board:
         """The game's board while lineups may still be given: ``word`` is refused otherwise."""
         board = self.board(word)
         if self._journal.started:
-            raise ValueError(f"{word}: the game has started")
+            raise Refusal(f"{word}: the game has started")
         return board
 
     def playing(self, word: str) -> Board:
         """The game's board once it has started: ``word`` is refused before."""
         board = self.board(word)
         if not self._journal.started:
-            raise ValueError(f"{word}: the game has not started (send start after the lineups)")
+            raise Refusal(f"{word}: the game has not started (send start after the lineups)")
         return board
 
     def problem(self, ev: Event) -> Optional[str]:
@@ -99,7 +100,7 @@ class Engine(Front):
         return self._player.occupied(point)
 
     def last_search(self) -> str:
-        """What the last move's search did, for the log ("" when the style does not search)."""
+        """What the last move's search did, for the log ("" when this kind of player does not search)."""
         return self._player.last_search()
 
     # --- what changes the state ------------------------------------------------------------------
@@ -122,7 +123,7 @@ class Engine(Front):
         self.setting_up("lineup")
         err = check_lineup(given) if given else None
         if err is not None:
-            raise ValueError(f"lineup: {err}")
+            raise Refusal(f"lineup: {err}")
         text = self._player.lineup(given)
         self._journal.lineup = text
         return text
@@ -131,10 +132,10 @@ class Engine(Front):
         """Another seat's lineup, shown to us (a game with open lineups), before the game starts."""
         board = self.setting_up("visible")
         if seat == self._journal.seat:
-            raise ValueError(f"visible: {board.letters[seat]} is our own seat")
+            raise Refusal(f"visible: {board.letters[seat]} is our own seat")
         err = check_lineup(lineup)
         if err is not None:
-            raise ValueError(f"visible {board.letters[seat]}: {err}")
+            raise Refusal(f"visible {board.letters[seat]}: {err}")
         self._journal.visible[seat] = short_lineup(lineup)
 
     @undone_on_failure
@@ -142,9 +143,9 @@ class Engine(Front):
         """Start the game: every lineup is known (ours) or hidden (the others')."""
         self.board("start")
         if self._journal.started:
-            raise ValueError("start: the game has started already")
+            raise Refusal("start: the game has started already")
         if not self._journal.lineup:
-            raise ValueError("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
+            raise Refusal("start: we have no lineup for this game (answer 'lineup' or 'lineup LETTERS' first)")
         self._player.begin(self._journal.visible)
         self._journal.started = True
 
@@ -152,6 +153,7 @@ class Engine(Front):
     def deal(self, variant: str, seat: int, rules: Rules) -> str:
         """A new game started at once with a lineup of our choice (CCGC's ``START``): that lineup."""
         self._pending = None
+        self._enemy_flag = -1
         self._player.new_game(variant, seat, rules)
         lineup = self._player.lineup("")
         self._player.begin({})
@@ -162,14 +164,14 @@ class Engine(Front):
 
     @undone_on_failure
     def event(self, ev: Event) -> None:
-        """What the referee reports: refused (ValueError) when it contradicts what we know; the end of
+        """What the referee reports: refused when it contradicts what we know; the end of
         the game ends it."""
         if ev.kind == "end":
             self._journal.started = False
             return
         problem = self._player.problem(ev)
         if problem is not None:
-            raise ValueError(problem)
+            raise Refusal(problem)
         self._player.observe(ev)
         self._journal.events.append(ev)
 
@@ -178,7 +180,7 @@ class Engine(Front):
         """Our move (None: pass) within ``clock`` counted from ``asked`` (see :meth:`Player.choose`)."""
         return self._player.choose(clock, asked)
 
-    # --- a move whose result comes after it (CCGC) -----------------------------------------------
+    # --- a game told in CCGC's terms: our move's result after it, the enemy flag ---------------------
 
     @property
     def awaiting_result(self) -> bool:
@@ -192,27 +194,46 @@ class Engine(Front):
         self._pending = move
         return move
 
-    def result_to_take(self, result: int) -> tuple[int, bool]:
-        """The result our waiting move is taken to have had, given ``result`` (one of
-        :data:`junqi_protocol.rules.RESULTS`' codes; -1: none came): ``result`` when it fits what we
-        know, else the one we can be sure of: a move to an empty point was a plain move, and a
-        contested one is taken as lost (the cautious reading: we never count on a piece we may not
-        have). With whether it is ``result``."""
-        assert self._pending is not None
-        contested = self._player.occupied(self._pending[1])
-        if result < 0 or (result == MOVE) == contested:
-            return (KILLED if contested else MOVE), False
-        return result, True
-
-    def settle(self, result: int) -> Optional[str]:
-        """Learn our waiting move with ``result`` (see :meth:`result_to_take`): None, or why that
-        contradicts what we know (then it is not learned). Either way the move waits no more, unless
-        learning it failed (then the next command settles it again)."""
+    def settle(self, result: int) -> tuple[int, bool, Optional[str]]:
+        """Learn our waiting move with ``result`` (one of :data:`junqi_protocol.rules.RESULTS`' codes;
+        -1: none came): ``result`` when it fits what we know, else the one we can be sure of: a move to
+        an empty point was a plain move, and a contested one is taken as lost (the cautious reading: we
+        never count on a piece we may not have). Returns the result taken, whether it is ``result``,
+        and None or why it contradicts what we know (then it is not learned, see :meth:`learn`). Either
+        way the move waits no more, unless learning it failed (then the next command settles it again)."""
         assert self._pending is not None
         frm, to = self._pending
-        ev = Event("move", self._journal.seat, frm, to, result)
+        contested = self._player.occupied(to)
+        given = result >= 0 and (result == MOVE) != contested
+        taken = result if given else KILLED if contested else MOVE
+        problem = self.learn(Event("move", self._journal.seat, frm, to, taken))
+        self._pending = None
+        return taken, given, problem
+
+    def opponent_moved(self, frm: int, to: int, result: int) -> Optional[str]:
+        """The opponent's move from ``frm`` to ``to`` with ``result``, as :meth:`learn` takes it."""
+        return self.learn(Event("move", self._opponent(), frm, to, result))
+
+    def flag_shown(self, point: int) -> Optional[str]:
+        """A flag shown on ``point``: a side's flag is announced once its marshal is dead, and CCGC repeats
+        it in every ``GO`` and ``RESULT``. The enemy's is news once (its marshal died), ours none to us.
+        None, or why the news was set aside (:meth:`learn`)."""
+        board = self.board("flag")
+        if point == self._enemy_flag or board.seat_of[point] == self._journal.seat:
+            return None
+        problem = self.learn(Event("marshal", self._opponent(), point))
+        if problem is None:
+            self._enemy_flag = point
+        return problem
+
+    def learn(self, ev: Event) -> Optional[str]:
+        """Take a reported ``ev`` unless it contradicts what we know: None, or why it was set aside (CCGC
+        has no error reply, so a report that cannot be true is passed over rather than refused)."""
         problem = self._player.problem(ev)
         if problem is None:
             self.event(ev)
-        self._pending = None
         return problem
+
+    def _opponent(self) -> int:
+        """The other seat of a two-player (CCGC) game."""
+        return 1 - self._journal.seat

@@ -156,8 +156,9 @@ class Pieces:
         return False
 
 
-class IllegalMove(ValueError):
-    pass
+class IllegalMove(Exception):
+    """A move the rules forbid: the referee's verdict on a seat, not a bad value (so no ValueError, which
+    a bug may raise too)."""
 
 
 class Game:

@@ -17,9 +17,9 @@ from typing import Optional
 from engine_core.args import ArgParser, UsageError, fail, guarded
 from engine_core.matchcli import engine_command
 from junqi_protocol.board import Board
-from junqi_protocol.referee import main as referee_main
-from junqi_protocol.referee import parser as referee_parser
-from junqi_protocol.referee import split_spec
+from junqi_protocol.match import main as referee_main
+from junqi_protocol.match import parser as referee_parser
+from junqi_protocol.seating import split_spec
 
 PROG = "sanqi play"
 GAMES = ("junqi",)

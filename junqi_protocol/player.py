@@ -1,6 +1,6 @@
 """The junqi player behind both adapters: one player's knowledge of a game, its time and its choice
-of move, by one of three styles: ``search`` (the default), and the yardsticks ``events`` and
-``random`` (:mod:`junqi_protocol.yardsticks`).
+of move, as one of three kinds of player (:data:`PLAYERS`, the ``player`` option): ``search`` (the
+default), and the yardsticks ``events`` and ``random`` (:mod:`junqi_protocol.yardsticks`).
 
 A player learns the game only through the referee's events, exactly as an engine over a pipe does;
 the adapters (:mod:`junqi_protocol.protocol`, :mod:`junqi_protocol.ccgc`, which parse and print,
@@ -17,6 +17,7 @@ import random
 import time
 from typing import Callable, Optional
 
+from engine_core.loop import Refusal
 from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
@@ -26,8 +27,8 @@ from junqi_protocol.rules import MOVE, RESULTS, check_lineup, parse_lineup
 from junqi_protocol.worlds import SAMPLES, Planner
 from junqi_protocol.yardsticks import Events
 
-STYLES = ("search", "events", "random")
-DEFAULT_STYLE = "search"
+PLAYERS = ("search", "events", "random")  # the built-in kinds of player (not the styles of xiangqi's and gomoku's evaluations)
+DEFAULT_PLAYER = "search"
 # Thinking time without a clock from the referee (CCGC gives a whole game's time).
 UNTIMED_MS = 1000
 # What a reply needs to reach the referee after the search ends, and the search's last look at the
@@ -47,10 +48,10 @@ LINEUPS: dict[str, Callable[[random.Random], str]] = {"search": strong_lineup, "
 class Player:
     """One player's knowledge of a game and its choice of move."""
 
-    def __init__(self, style: str = DEFAULT_STYLE, seed: Optional[int] = None) -> None:
-        if style not in STYLES:
-            raise ValueError(f"unknown player {style!r}; use one of {', '.join(STYLES)}")
-        self.style: str = style
+    def __init__(self, kind: str = DEFAULT_PLAYER, seed: Optional[int] = None) -> None:
+        if kind not in PLAYERS:
+            raise Refusal(f"unknown player {kind!r}; use one of {', '.join(PLAYERS)}")
+        self.kind: str = kind
         self.rng: random.Random = random.Random(seed)
         self.board: Board = Board("2p")
         self.rules: Rules = Rules("2p")
@@ -72,23 +73,23 @@ class Player:
 
     def set_option(self, name: str, value: str) -> None:
         if name == "player":
-            if value not in STYLES:
-                raise ValueError(f"player={value}: use one of {', '.join(STYLES)}")
-            self.style = value
+            if value not in PLAYERS:
+                raise Refusal(f"player={value}: use one of {', '.join(PLAYERS)}")
+            self.kind = value
         elif name == "seed":
             if not value.lstrip("-").isdigit():
-                raise ValueError(f"seed={value}: a whole number is expected")
+                raise Refusal(f"seed={value}: a whole number is expected")
             self.rng = random.Random(int(value))
         elif name == "threads":
             if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_THREADS):
-                raise ValueError(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
+                raise Refusal(f"threads={value}: a whole number from 1 to {MAX_THREADS} is expected")
             self.planner.set_threads(int(value))
         elif name == "movetime":
             if not (value.isascii() and value.isdigit() and int(value) <= MAX_MOVETIME):
-                raise ValueError(f"movetime={value}: milliseconds from 0 (no cap) to {MAX_MOVETIME} are expected")
+                raise Refusal(f"movetime={value}: milliseconds from 0 (no cap) to {MAX_MOVETIME} are expected")
             self.movetime = int(value)
         else:
-            raise ValueError(f"unknown option {name!r}; known: player, seed, threads, movetime")
+            raise Refusal(f"unknown option {name!r}; known: player, seed, threads, movetime")
 
     def close(self) -> None:
         """End the search's worker processes, if any (before the process ends or drops this player)."""
@@ -105,14 +106,14 @@ class Player:
         self.alive = [True] * self.board.seats
 
     def lineup(self, given: str = "") -> str:
-        """Our lineup: ``given`` if it is legal (else ValueError naming the rule), or our own choice."""
+        """Our lineup: ``given`` if it is legal (else :class:`Refusal` naming the rule), or our own choice."""
         if given:
             err = check_lineup(given)
             if err is not None:
-                raise ValueError(err)
+                raise Refusal(err)
             text = given if len(given) == 25 else given.replace(".", "")
         else:
-            text = LINEUPS[self.style](self.rng)
+            text = LINEUPS[self.kind](self.rng)
         self.my_lineup = text
         return text
 
@@ -172,9 +173,9 @@ class Player:
         if not moves:
             return None
         self.beliefs.settle(self.pos)
-        if self.style == "random":
+        if self.kind == "random":
             return self.rng.choice(moves)
-        if self.style == "search":
+        if self.kind == "search":
             clock = capped(clock, self.movetime)
             self.limit = clock.movetime
             # The hard limit bounds the move; no pass starts after the soft one (the same where the
@@ -190,8 +191,8 @@ class Player:
         return self.events_player.choose(self, moves)
 
     def last_search(self) -> str:
-        """What the last move's search did, for the log ("" when the style does not search)."""
-        if self.style != "search":
+        """What the last move's search did, for the log ("" when this kind of player does not search)."""
+        if self.kind != "search":
             return ""
         p = self.planner
         return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"

@@ -11,12 +11,12 @@ import functools
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
-from engine_core.loop import EndSession, Session
+from engine_core.loop import EndSession, Refusal, Session
 from engine_core.timeman import GameClock
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
-from junqi_protocol.player import MAX_MOVETIME, MAX_THREADS, STYLES
+from junqi_protocol.player import MAX_MOVETIME, MAX_THREADS, PLAYERS
 
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
@@ -37,10 +37,8 @@ def go_clock(words: list[str]) -> GameClock:
 
 
 class FrontSession(Session):
-    """What both Junqi adapters share: the front they call, and its refusal, ValueError (the front, the
-    rules and the player raise it for what they cannot take)."""
-
-    REFUSALS = Engine.REFUSALS
+    """What both Junqi adapters share: the front they call. A refusal is the core's :class:`Refusal`,
+    the adapter's for a line it cannot parse, the front's for a command the game does not allow."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -79,7 +77,7 @@ class JunqiProtocol(FrontSession):
 
     def cmd_quit(self, args: list[str]) -> None:
         if args:
-            raise ValueError("quit: nothing may follow it")
+            raise Refusal("quit: nothing may follow it")
         self.engine.close()
         raise EndSession()
 
@@ -89,7 +87,7 @@ class JunqiProtocol(FrontSession):
         chan = self.chan
         chan.send(f"id name sanqi {__version__} ({build_kind()})")
         chan.send("id author sanqi developers")
-        chan.send(f"option name player type combo default {self.engine.style} " + " ".join(f"var {s}" for s in STYLES))
+        chan.send(f"option name player type combo default {self.engine.kind} " + " ".join(f"var {s}" for s in PLAYERS))
         chan.send("option name seed type spin default 0 min 0 max 2147483647")
         chan.send(f"option name threads type spin default 1 min 1 max {MAX_THREADS}")
         chan.send(f"option name movetime type spin default 0 min 0 max {MAX_MOVETIME}")
@@ -98,23 +96,26 @@ class JunqiProtocol(FrontSession):
     def cmd_setoption(self, parts: list[str]) -> None:
         if len(parts) != 4 or parts[0] != "name" or parts[2] != "value":
             line = " ".join(["setoption", *parts])
-            raise ValueError(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
+            raise Refusal(f"setoption: expected 'setoption name NAME value VALUE', got {line[:80]!r}")
         self.engine.set_option(parts[1], parts[3])
 
     def cmd_newgame(self, words: list[str]) -> None:
         if len(words) < 2 or words[0] not in ("2p", "4p"):
-            raise ValueError("newgame: expected 'newgame 2p|4p SEAT [key=value ...]'")
+            raise Refusal("newgame: expected 'newgame 2p|4p SEAT [key=value ...]'")
         board = Board(words[0])
         if len(words[1]) != 1 or words[1] not in board.letters:
-            raise ValueError(f"newgame: seat {words[1][:10]!r} is not one of {' '.join(board.letters)}")
+            raise Refusal(f"newgame: seat {words[1][:10]!r} is not one of {' '.join(board.letters)}")
         rules = Rules(words[0])
         for item in words[2:]:
             key, eq, value = item.partition("=")
             if key in ("time", "movetime") and eq:
                 if not (value.isascii() and value.isdigit()):
-                    raise ValueError(f"newgame: {item[:40]}: milliseconds expected")
+                    raise Refusal(f"newgame: {item[:40]}: milliseconds expected")
                 continue
-            rules.set(item)
+            try:
+                rules.set(item)
+            except ValueError as exc:  # how the rules' reader names an option it cannot read
+                raise Refusal(str(exc)) from None
         self.engine.new_game(words[0], board.letters.index(words[1]), rules)
 
     def cmd_lineup(self, args: list[str]) -> None:
@@ -123,7 +124,7 @@ class JunqiProtocol(FrontSession):
     def cmd_visible(self, parts: list[str]) -> None:
         board = self.engine.setting_up("visible")
         if len(parts) != 2 or len(parts[0]) != 1 or parts[0] not in board.letters:
-            raise ValueError(f"visible: expected 'visible SEAT LINEUP' with SEAT one of {' '.join(board.letters)}")
+            raise Refusal(f"visible: expected 'visible SEAT LINEUP' with SEAT one of {' '.join(board.letters)}")
         self.engine.visible(board.letters.index(parts[0]), parts[1])
 
     def cmd_start(self, args: list[str]) -> None:
@@ -139,4 +140,9 @@ class JunqiProtocol(FrontSession):
             chan.log(note)
 
     def cmd_event(self, word: str, args: list[str]) -> None:
-        self.engine.event(parse_event(self.engine.playing(word), " ".join([word, *args])))
+        board = self.engine.playing(word)
+        try:
+            ev = parse_event(board, " ".join([word, *args]))
+        except ValueError as exc:  # how the event reader names a line that is no event
+            raise Refusal(str(exc)) from None
+        self.engine.event(ev)

@@ -7,6 +7,7 @@ from typing import Optional
 
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
+from engine_core.loop import Refusal
 from engine_core.seat import EngineSeat
 from engine_core.timeman import GameClock
 from junqi_protocol.game import Event, Rules
@@ -91,11 +92,11 @@ class Seat:
 class BuiltinSeat(Seat):
     """A built-in player called directly: the fast path for many games."""
 
-    def __init__(self, style: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
-        self.player = Player(style, seed)
+    def __init__(self, kind: str, seed: Optional[int] = None, options: Optional[list[tuple[str, str]]] = None) -> None:
+        self.player = Player(kind, seed)
         for name, value in options or []:
             self.player.set_option(name, value)
-        self.name = f"builtin {self.player.style}"
+        self.name = f"builtin {self.player.kind}"
         self.board = Board("2p")
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
@@ -105,7 +106,7 @@ class BuiltinSeat(Seat):
     def lineup(self, given: str, timeout: float) -> str:
         try:
             return self.player.lineup(given)
-        except ValueError as exc:
+        except Refusal as exc:
             raise SeatError(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:

@@ -11,7 +11,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder, read_games
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.rules import LETTERS, parse_lineup
 
 

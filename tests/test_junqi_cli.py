@@ -17,6 +17,7 @@ MISTAKES = {
     "unknown-rule": ["--rules", "colour=red", "random"],
     "bad-engine-option": ["--engine-option", "seed", "random"],
     "engine-option-for-no-engine": ["--engine-option", "3:seed=1", "random"],
+    "option-a-built-in-player-does-not-take": ["--engine-option", "colour=red", "random"],
     "seats-not-shared-evenly": ["--variant", "4p", "random", "random", "random"],
     "ccgc-in-four-player-game": ["--variant", "4p", "ccgc:sh"],
     "out-in-two-player-game": ["--variant", "2p", "random", "out"],

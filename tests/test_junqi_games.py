@@ -6,7 +6,7 @@ import pytest
 
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder, read_games, replay
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 
 ENDINGS = {"flag", "nomoves", "passes", "nocapture"}
 

@@ -8,7 +8,7 @@ import pytest
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals, read_deals, strong_lineup
 from junqi_protocol.record import Recorder, read_games
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.rules import FLAG, MINE, check_lineup, parse_lineup
 
 

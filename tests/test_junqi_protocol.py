@@ -210,7 +210,8 @@ class Lines:
         self.logged.append(line)
 
 
-def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatch):
+@pytest.mark.parametrize("bug", [RuntimeError, ValueError])  # a bug's ValueError is ours too, not a refusal
+def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatch, bug):
     from junqi_protocol.player import Player
 
     proto = JunqiProtocol()
@@ -220,7 +221,7 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
     before = list(proto.engine._player.pos.owner)  # the state the front must keep
     real = Player.observe
 
-    failures = [RuntimeError("boom")]
+    failures = [bug("boom")]
 
     def broken(self, ev):
         real(self, ev)  # changes the board, then fails once, like a bug would
@@ -230,9 +231,9 @@ def test_unexpected_failure_is_an_error_line_and_the_state_is_rebuilt(monkeypatc
     monkeypatch.setattr(Player, "observe", broken)
     chan = Lines(["move N F1-E1 MOVE"])
     proto.run(chan)
-    assert chan.said == ["error internal error RuntimeError: boom"]
+    assert chan.said == [f"error internal error {bug.__name__}: boom"]
     monkeypatch.setattr(Player, "observe", real)
-    assert proto.engine._player.pos.owner == before and proto.engine.style == "random"
+    assert proto.engine._player.pos.owner == before and proto.engine.kind == "random"
     chan = Lines(["move N F1-E1 MOVE", "isready"])
     proto.run(chan)
     assert chan.said == ["readyok"]
@@ -273,7 +274,8 @@ def test_ccgc_unusable_or_missing_result_keeps_the_board_in_step(session_factory
     assert "END 2: abnormal end" in s.proc.stderr.read().decode()
 
 
-def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypatch):
+@pytest.mark.parametrize("bug", [RuntimeError, ValueError])
+def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypatch, bug):
     from junqi_protocol.player import Player
 
     proto = CcgcProtocol()
@@ -281,7 +283,7 @@ def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypat
     proto.run(chan)
     array, first = chan.said[1].split()[1], chan.said[2].split()[1]
     real = Player.observe
-    failures = [RuntimeError("boom")]
+    failures = [bug("boom")]
 
     def broken(self, ev):
         real(self, ev)
@@ -291,7 +293,7 @@ def test_ccgc_unexpected_failure_is_logged_and_the_board_stays_in_step(monkeypat
     monkeypatch.setattr(Player, "observe", broken)
     chan = Lines(["RESULT 3 00", "GO F0E0 3 00"])
     proto.run(chan)
-    assert any("internal error RuntimeError: boom" in line for line in chan.logged)
+    assert any(f"internal error {bug.__name__}: boom" in line for line in chan.logged)
     second = chan.said[0].split()[1]
     contested = first[2] == "F"
     assert second in our_moves_after(array, [(first, 2 if contested else 0)]) - {first}

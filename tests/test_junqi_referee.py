@@ -173,13 +173,13 @@ def test_protocol_engines_play_beside_a_seat_out_from_the_start(tmp_path):
 def test_information_modes_show_lineups():
     from junqi_protocol.board import Board
     from junqi_protocol.game import Rules
-    from junqi_protocol.referee import Referee
+    from junqi_protocol.referee import visible
 
     b = Board("4p")
     lineups = {s: f"lineup-{s}" for s in range(4)}
-    assert Referee._visible(b, Rules("4p"), 0, lineups) == {}
-    assert Referee._visible(b, Rules("4p", "info=allies"), 1, lineups) == {3: "lineup-3"}
-    assert Referee._visible(b, Rules("4p", "info=open"), 2, lineups) == {0: "lineup-0", 1: "lineup-1", 3: "lineup-3"}
+    assert visible(b, Rules("4p"), 0, lineups) == {}
+    assert visible(b, Rules("4p", "info=allies"), 1, lineups) == {3: "lineup-3"}
+    assert visible(b, Rules("4p", "info=open"), 2, lineups) == {0: "lineup-0", 1: "lineup-1", 3: "lineup-3"}
 
 
 def seat_steps(game: list[dict], seat: str) -> list[dict]:

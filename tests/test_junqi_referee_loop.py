@@ -9,7 +9,7 @@ import time
 
 from engine_core.ends import End
 from junqi_protocol.record import Recorder, read_games, replay
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.seats import BuiltinSeat
 
 

@@ -16,7 +16,7 @@ from junqi_protocol.paths import distances
 from junqi_protocol.position import FADE, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import Scorer
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE, PLATOON
 
 

@@ -299,7 +299,7 @@ def test_a_persons_stream_carries_no_kind_its_seat_may_not_see(tmp_path):
 
     from junqi_protocol.seats import BuiltinSeat
     from junqi_protocol.record import Recorder
-    from junqi_protocol.referee import Referee
+    from junqi_protocol.runner import Referee
     from junqi_protocol.view_human import HumanSeat
 
     watch = Watch("127.0.0.1", 0)

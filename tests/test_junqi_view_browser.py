@@ -170,7 +170,7 @@ class HumanGame:
     def __init__(self, tmp_path, watch: Watch, key: str) -> None:
         from junqi_protocol.seats import BuiltinSeat
         from junqi_protocol.record import Recorder
-        from junqi_protocol.referee import Referee
+        from junqi_protocol.runner import Referee
         from junqi_protocol.view_human import HumanSeat
 
         self.path = tmp_path / "human.jsonl"

@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.record import Recorder
-from junqi_protocol.referee import Referee
+from junqi_protocol.runner import Referee
 from junqi_protocol.view import Watch
 from junqi_protocol.view_human import HumanSeat
 
