@@ -139,6 +139,11 @@ def test_the_protocol_fills_the_clock_from_info() -> None:
     assert p.engine.clock().left == -1
     p.serve("INFO time_left -50")
     assert p.engine.clock().left == 0
+    assert c.to_go == 0  # no board yet
+    p.serve("START 15")
+    for stone in ("PLAY 7,7", "PLAY 8,8", "PLAY 9,9"):
+        p.serve(stone)
+    assert p.engine.clock().to_go == moves_to_go(225, 3) == 111  # the moves played leave the board 222 points
 
 
 def test_the_first_move_pays_for_the_process_start_up() -> None:
@@ -148,6 +153,8 @@ def test_the_first_move_pays_for_the_process_start_up() -> None:
     assert e.clock().spent >= 700
     e.limits()
     assert not e.first_move and e.clock().spent < 700
+    assert e.used_ms == 700  # and the game clock, which a manager starts with the process
+
 
 
 def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
