@@ -287,6 +287,9 @@ TURN_MARGIN: Final = 50  # ms kept beside that twentieth, for the answer to reac
 #   before a 1 s turn is up; a tenth and 100 ms left our moves 300-650 ms of it)
 SOFT_QUARTERS: Final = 3  # the soft target: three quarters of the hard limit (at a half, moves took about
 #   40 % of a 1 s turn while Pela took all of it)
+TRAVEL: Final = 10  # ms of the game clock kept for each move the board still allows, for its answer's travel
+#   past our own count (which runs from the line's arrival): at 50 ms a 20x20 game at 1 s a turn and 30 s
+#   a game got 17.8 s of its first 60 moves' soft limits against 24.9 s without, a third less from move 10 on
 MATCH_HORIZON: Final = 20  # with a game clock, the moves expected to remain (fewer only near a full board):
 #   a quiet move takes one share of the clock above the reserve
 MATCH_RESERVE: Final = 1000  # ms of the game clock never planned with, at least (RESERVE_MOVES overheads of 50 ms) ...
@@ -339,10 +342,9 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     has lasted, as Rapfi's 22), fewer near a full board (``to_go``). A quiet move takes one share
     and a threatened one a quarter of the clock above the reserve (at most ``to_go`` shares), so a
     run of threatened moves cannot empty it; inside the reserve a move gets a hundredth of what is
-    left. Before any of that, ``TURN_MARGIN`` for every move the board still allows is never
+    left. Before any of that, ``TRAVEL`` for every move the board still allows is never
     planned with: a game of n moves then runs out only when the clock cannot pay n answers' travel
-    (50 ms each; without it a 113-move 15x15 game at the hard limits needed 30-76 s a game where
-    it now needs 6 s, ``tests/test_gomoku_clock.py``), and a clock that holds no more than that
+    (10 ms each, ``tests/test_gomoku_clock.py``), and a clock that holds no more than that
     answers at once.
 
     >>> turn_limits(TurnClock(turn=1000))                       # a turn limit only
@@ -356,7 +358,7 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     >>> turn_limits(TurnClock(turn=30000, match=180000, used=150000))
     (600, 3000)
     >>> turn_limits(TurnClock(turn=30000, match=180000, left=60000, to_go=3))  # three moves left on the board
-    (10462, 13950)
+    (10492, 13990)
     >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
     ((600, 600), (0, 0))
     >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
@@ -371,7 +373,7 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     soft = hard * SOFT_QUARTERS // 4
     if left > 0:
         horizon = min(MATCH_HORIZON, clock.to_go) if clock.to_go > 0 else MATCH_HORIZON
-        usable = left - max(0, clock.to_go) * TURN_MARGIN  # every move that may come pays its answer's travel
+        usable = left - max(0, clock.to_go) * TRAVEL  # every move that may come pays its answer's travel
         spare = usable - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
         least = usable // LOW_CLOCK_SHARE
         hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // min(HARD_SHARE, horizon)))

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine_core.timeman import TURN_MARGIN, TurnClock, turn_limits
+from engine_core.timeman import TRAVEL, TurnClock, turn_limits
 from engine_core.loop import Channel
 from gomoku_protocol.brain import one_ply
 from gomoku_protocol.engine import UNLIMITED, Engine, moves_to_go
@@ -51,14 +51,14 @@ BUDGETS = [
     ((30000, 180000, 41000, 150000, 0), (1150, 5750)),  # time_left is the manager's word: it comes first
     ((30000, 0, 41000, 0, 0), (2000, 10000)),  # time_left without timeout_match: a 1 s reserve
     ((30000, 180000, 60000, 0, 0), (2100, 10500)),  # 42 s above the reserve, 20 moves or more to go
-    # With the moves the board still allows (to_go), 50 ms for each is kept first: their answers' travel.
-    ((30000, 180000, 180000, 0, 113), (7817, 28450)),  # a 15x15 game's first move: (180 - 5.65 - 18) s / 20
-    ((30000, 180000, 60000, 0, 30), (2025, 10125)),  # (60 - 1.5 - 18) s / 20, / 4
-    ((30000, 180000, 60000, 0, 3), (10462, 13950)),  # three moves left on the board: (60 - 0.15 - 18) s / 3
+    # With the moves the board still allows (to_go), 10 ms (TRAVEL) for each is kept first: their answers' travel.
+    ((30000, 180000, 180000, 0, 113), (8043, 28450)),  # a 15x15 game's first move: (180 - 1.13 - 18) s / 20
+    ((30000, 180000, 60000, 0, 30), (2085, 10425)),  # (60 - 0.3 - 18) s / 20, / 4
+    ((30000, 180000, 60000, 0, 3), (10492, 13990)),  # three moves left on the board: (60 - 0.03 - 18) s / 3
     ((30000, 180000, 60000, 0, 1), (21337, 28450)),  # the last move: all of it, up to the turn
     ((1000, 30000, 30000, 0, 1), (675, 900)),  # the turn still binds
-    ((1000, 10000, 3000, 0, 20), (50, 250)),  # (3 - 1) s usable, 1 s above the reserve: / 20, / 4
-    ((1000, 30000, 2000, 0, 40), (0, 0)),  # the clock holds only the travel of 40 answers: at once
+    ((1000, 10000, 3000, 0, 20), (90, 450)),  # (3 - 0.2) s usable, 1.8 s above the reserve: / 20, / 4
+    ((1000, 30000, 400, 0, 40), (0, 0)),  # the clock holds only the travel of 40 answers: at once
 ]
 
 
@@ -111,13 +111,14 @@ def test_a_long_game_never_runs_out_of_time(turn: int, match: int, delay: int, m
 
 @pytest.mark.parametrize("turn", [1000, 5000, 30000])
 @pytest.mark.parametrize("limit", [0, 1])
-@pytest.mark.parametrize("points,match", [(225, 6000), (400, 10000)])
+@pytest.mark.parametrize("points,match", [(225, 1200), (400, 2000)])
 def test_a_full_board_never_runs_out_on_a_clock_that_pays_every_answer_s_travel(
         turn: int, limit: int, points: int, match: int) -> None:
     # Black's every move of a full 15x15 (113) or 20x20 board (200), each at its soft or hard limit
-    # and 50 ms late, on a game clock of 50 ms a move and a little more: the least that can hold it.
+    # and TRAVEL (10 ms) late, on a game clock of 10 ms a move and a little more: the least that can
+    # hold it (100 ms less runs out).
     moves = moves_to_go(points, 0)
-    clock = worst_game(turn, match, moves, TURN_MARGIN, limit, points)
+    clock = worst_game(turn, match, moves, TRAVEL, limit, points)
     assert len(clock) == moves and min(clock) > 0
 
 
@@ -255,7 +256,7 @@ def test_through_the_protocol_no_move_is_planned_past_the_time_left_the_manager_
         (soft, hard, clock), how = ref.move(ref.free_point())
         assert clock == max(0, time_left)
         to_go = moves_to_go(225, ref.proto.engine.position.stones - 1)  # as it stood before our stone
-        assert hard <= max(0, time_left - to_go * TURN_MARGIN) and soft <= hard
+        assert hard <= max(0, time_left - to_go * TRAVEL) and soft <= hard
         if hard == 0:
             assert how.endswith(UNSEARCHED), how
         searched += hard > 0
