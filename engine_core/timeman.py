@@ -287,7 +287,11 @@ TURN_MARGIN: Final = 50  # ms kept beside that twentieth, for the answer to reac
 #   before a 1 s turn is up; a tenth and 100 ms left our moves 300-650 ms of it)
 SOFT_QUARTERS: Final = 3  # the soft target: three quarters of the hard limit (at a half, moves took about
 #   40 % of a 1 s turn while Pela took all of it)
-MATCH_HORIZON: Final = 20  # with a game clock, a quiet move's share of the clock above the reserve
+TRAVEL: Final = 10  # ms of the game clock kept for each move the board still allows, for its answer's travel
+#   past our own count (which runs from the line's arrival): at 50 ms a 20x20 game at 1 s a turn and 30 s
+#   a game got 17.8 s of its first 60 moves' soft limits against 24.9 s without, a third less from move 10 on
+MATCH_HORIZON: Final = 20  # with a game clock, the moves expected to remain (fewer only near a full board):
+#   a quiet move takes one share of the clock above the reserve
 MATCH_RESERVE: Final = 1000  # ms of the game clock never planned with, at least (RESERVE_MOVES overheads of 50 ms) ...
 MATCH_RESERVE_SHARE: Final = 10  # ... and at least this part of the game's time: 120 moves of 80 ms lag and a
 #   hundredth of the clock each fit in the 18 s of a 180 s game (no increment comes back)
@@ -305,7 +309,9 @@ class TurnClock:
     has already cost before the search starts: the commands since the request and, for the
     process's first move, its start-up (a referee's clock may start with the process); ``lag`` is
     what the last moves' answers ran over their hard limits (the brain's :meth:`LagMeter.overruns`),
-    kept off this one's as ``spent`` is.
+    kept off this one's as ``spent`` is; ``to_go`` is the most moves the side can still make (a
+    board's empty points, half of them ours; 0: not known), which shortens the clock's horizon
+    near a full board.
     """
 
     turn: int = 5000
@@ -314,6 +320,7 @@ class TurnClock:
     used: int = 0
     spent: int = 0
     lag: int = 0
+    to_go: int = 0
 
     def game_left(self) -> int:
         """What is left of the game's clock (-1: no game clock)."""
@@ -330,9 +337,15 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     The soft limit (no new iteration) is what a quiet move takes; the hard limit is what a move
     may take where the opponent threatens, for the checks of the defences. Both keep a twentieth
     of the turn and 50 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
-    is kept for the lag of the moves to come: a quiet move takes a twentieth of the clock above
-    it and a threatened one a quarter, so a run of threatened moves cannot empty the clock; inside
-    the reserve a move gets a hundredth of what is left.
+    is kept for the lag of the moves to come, and the clock above it is shared out over the moves
+    expected to remain: ``MATCH_HORIZON`` (an undecided game goes on about as long however long it
+    has lasted, as Rapfi's 22), fewer near a full board (``to_go``). A quiet move takes one share
+    and a threatened one a quarter of the clock above the reserve (at most ``to_go`` shares), so a
+    run of threatened moves cannot empty it; inside the reserve a move gets a hundredth of what is
+    left. Before any of that, ``TRAVEL`` for every move the board still allows is never
+    planned with: a game of n moves then runs out only when the clock cannot pay n answers' travel
+    (10 ms each, ``tests/test_gomoku_clock.py``), and a clock that holds no more than that
+    answers at once.
 
     >>> turn_limits(TurnClock(turn=1000))                       # a turn limit only
     (675, 900)
@@ -344,6 +357,8 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     (8100, 28450)
     >>> turn_limits(TurnClock(turn=30000, match=180000, used=150000))
     (600, 3000)
+    >>> turn_limits(TurnClock(turn=30000, match=180000, left=60000, to_go=3))  # three moves left on the board
+    (10492, 13990)
     >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
     ((600, 600), (0, 0))
     >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
@@ -357,10 +372,12 @@ def turn_limits(clock: TurnClock) -> tuple[int, int]:
     hard = clock.turn * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN
     soft = hard * SOFT_QUARTERS // 4
     if left > 0:
-        spare = left - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
-        least = left // LOW_CLOCK_SHARE
-        hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // HARD_SHARE))
-        soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // MATCH_HORIZON))
+        horizon = min(MATCH_HORIZON, clock.to_go) if clock.to_go > 0 else MATCH_HORIZON
+        usable = left - max(0, clock.to_go) * TRAVEL  # every move that may come pays its answer's travel
+        spare = usable - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
+        least = usable // LOW_CLOCK_SHARE
+        hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // min(HARD_SHARE, horizon)))
+        soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // horizon))
     hard -= clock.spent + clock.lag
     if hard <= 0:
         return 0, 0

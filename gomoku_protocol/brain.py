@@ -28,7 +28,12 @@ Say = Callable[[str], None]
 DEFAULT_HASH_MB = 32
 MAX_HASH_MB = 256  # what INFO hash_size may ask for: a Python table much bigger only wastes memory
 PROCESS_BASE_MB = 48  # interpreter, the 8 MB line-shape table and search stacks, measured at about 33 MB
-ENTRY_BYTES = 100  # one dict entry of two ints, counted generously
+# A threat memo's failure: three machine words a slot of an open hash table kept at most half full,
+# so 48-96 bytes (96 just after a doubling); wins, 7 % of the entries, add their lines. Measured
+# compiled on 28 November 2026: 64 bytes a failure at 200,000 in one memo, and 75 bytes of the
+# process's RSS an entry (69 in the vectors) over the 1.37 M entries the 26 positions of
+# tests/tools/gomoku_tss_nodes.py leave at VCT depth 12 and 200,000 nodes.
+ENTRY_BYTES = 96
 
 AHEAD = 150  # the last search's score from which our VCT gets two thirds of a quiet move, not a third
 VCT_DEPTH = 9  # our VCT's depth at the root, in threats (the wins of the 15x15 study took 7 and 9)

@@ -49,6 +49,16 @@ Stone = tuple[int, int, int]  # x, y and its BOARD field
 Say = Callable[[str], None]
 
 
+def moves_to_go(points: int, stones: int) -> int:
+    """The most moves the side to move can still make on a board of ``points`` holding ``stones``:
+    every other empty point, its own first.
+
+    >>> moves_to_go(225, 0), moves_to_go(225, 219), moves_to_go(225, 224), moves_to_go(400, 0)
+    (113, 3, 1, 200)
+    """
+    return (points - stones + 1) // 2
+
+
 class NoGame(Refusal):
     """A command that needs a game before ``START`` gave one."""
 
@@ -109,8 +119,10 @@ class Engine(Front):
         self.timeout_match = 0
         self.time_left = UNLIMITED
         self.used_ms = 0  # this game's thinking, for a game clock without time_left
+        self.used_at_left = 0  # used_ms when time_left came: our thinking since counts it down
         self.lag = LagMeter.overruns()  # what the last moves' answers ran over their hard limits
         self.due_ms = 0  # the move under way's hard limit, counted from its request
+        self.clock_ms = -1  # the game clock the move under way was planned with (-1: none)
         self.max_memory = 0
         self.received = 0.0  # when the current command (a board block: its DONE) arrived
         self.startup = 0.0  # seconds from the process's start to the session's first line
@@ -202,6 +214,15 @@ class Engine(Front):
 
     def set_time_left(self, ms: int) -> None:
         self.time_left = ms
+        self.used_at_left = self.used_ms
+
+    def game_left(self) -> int:
+        """What is left of the game's clock by the manager's last ``time_left``, less our thinking
+        since (a manager that sends it only now and then is not believed to stop the clock); -1:
+        unlimited (2147483647), 0: run out (a negative ``time_left`` too)."""
+        if self.time_left == UNLIMITED:
+            return -1
+        return max(0, self.time_left - (self.used_ms - self.used_at_left))
 
     def clock(self) -> TurnClock:
         """The clock request for the move asked now (read by :func:`engine_core.timeman.turn_limits`).
@@ -210,12 +231,19 @@ class Engine(Front):
         spent = time.perf_counter() - self.received
         if self.first_move:
             spent += self.startup + self.setup_spent
-        left = -1 if self.time_left == UNLIMITED else max(0, self.time_left)
-        return TurnClock(self.timeout_turn, self.timeout_match, left, self.used_ms, int(spent * 1000), self.lag.peak)
+        p = self.position
+        to_go = moves_to_go(len(p.points), p.stones) if p is not None else 0
+        return TurnClock(self.timeout_turn, self.timeout_match, self.game_left(), self.used_ms, int(spent * 1000),
+                         self.lag.peak, to_go)
 
     def limits(self) -> tuple[int, int]:
-        """Soft and hard milliseconds left for the move requested now."""
-        soft, hard = turn_limits(self.clock())
+        """Soft and hard milliseconds left for the move requested now. The first move's start-up
+        counts on the game clock too, as the manager's clock ran from the process's start."""
+        clock = self.clock()
+        soft, hard = turn_limits(clock)
+        self.clock_ms = clock.game_left()
+        if self.first_move:
+            self.used_ms += int((self.startup + self.setup_spent) * 1000)
         self.first_move = False
         self.due_ms = int((time.perf_counter() - self.received) * 1000) + hard
         return soft, hard
@@ -248,7 +276,7 @@ class Engine(Front):
             raise Refusal(f"unsupported size {width}x{height}: sizes {MIN_SIZE} to {MAX_SIZE} are supported")
         self.position = Position(width, height, self.rule)
         self.brain.clear()
-        self.used_ms = 0
+        self.used_ms = self.used_at_left = 0
         self._commit()
 
     def restart(self) -> None:
@@ -429,9 +457,11 @@ class Engine(Front):
         If anything fails, the game is put back as last committed, then ``failed`` hears of it (the
         order of a command that fails, see :class:`engine_core.loop.Front`)."""
         began = self.received
+        planned = f"time soft {soft} hard {hard} game clock {self.clock_ms}"
 
         def job() -> None:
             try:
+                say(planned)
                 decision = decide(self.brain.think(p, soft, hard, say, multipv))
                 self._commit()
                 answered = time.perf_counter()

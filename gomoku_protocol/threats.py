@@ -38,7 +38,7 @@ from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Position
 
 CHECK_EVERY: Final = 31  # nodes between clock checks
-MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (about 100 bytes each)
+MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (48-96 bytes each: brain.ENTRY_BYTES)
 REACH: Final = 4  # a related threat is on a line through a gain square, at most this many cells away
 VCF_CHAIN: Final = 2  # a four inside a VCF must be related to one of the last this many fours (0: any four)
 VCT_CHAIN: Final = 1  # a threat of a VCT must be related to one of the last this many gains

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from conftest import DATA
-from gomoku_protocol.brain import Brain, hash_megabytes, one_ply
+from gomoku_protocol.brain import ENTRY_BYTES, Brain, hash_megabytes, one_ply
 from gomoku_protocol.position import Position
 from gomoku_protocol.record import format_pos, parse_pos, read_psq, write_psq
 from gomoku_protocol.rules import BLACK, WHITE
@@ -213,7 +213,7 @@ def test_every_table_shrinks_with_max_memory() -> None:
         large = (brain.hash_mb, brain.memo_limit)
         assert all(a < c for a, c in zip(small, large)), (small, large)
         # 70 MB leaves 22 MB past the interpreter and the line-shape table: the tables stay inside it.
-        assert small[0] * 2**20 + 2 * small[1] * 100 <= 22 * 2**20
+        assert small[0] * 2**20 + 2 * small[1] * ENTRY_BYTES <= 22 * 2**20
     finally:
         brain.set_memory(0)
 
