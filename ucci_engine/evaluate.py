@@ -144,6 +144,27 @@ def nn_refresh(net: Network, board: vec[i64]) -> vec[i64]:
     return acc
 
 
+def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64, to: i64, captured: i64) -> None:
+    """Write to ``acc`` the accumulator after ``piece`` moved from ``frm`` to ``to`` taking ``captured``
+    (0: none) in the position whose accumulator is ``parent``; ``piece`` 0 is a null move (a copy)."""
+    first = net.first
+    hidden = net.hidden
+    h: i64
+    if piece == 0:
+        for h in range(hidden):
+            acc[h] = parent[h]
+        return
+    add: i64 = (piece * SQUARES + to) * hidden
+    sub: i64 = (piece * SQUARES + frm) * hidden
+    if captured:
+        gone: i64 = (captured * SQUARES + to) * hidden
+        for h in range(hidden):
+            acc[h] = parent[h] + first[add + h] - first[sub + h] - first[gone + h]
+    else:
+        for h in range(hidden):
+            acc[h] = parent[h] + first[add + h] - first[sub + h]
+
+
 def nn_output(net: Network, acc: vec[i64]) -> int:
     """The network's score of the accumulator ``acc``, red's point of view, in the hand evaluation's units."""
     out = net.out
