@@ -456,7 +456,7 @@ class Position(SearchPosition):
         self.score = ply.score
         self.hash = self.top.key
 
-    def _nn_score(self, net: Network) -> int:
+    def _nn_score(self, net: Network) -> i64:
         """The learned evaluation's output for the position: its accumulator brought up from the nearest
         fresh ply before it. Lazy, so a node that is never evaluated (a hash cut, a repetition, a
         check's answers tried) costs the net nothing, and unmake nothing at all."""
