@@ -160,16 +160,17 @@ class Ply:
         self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
-        # The learned evaluation's accumulator of the position, valid when ``fresh``: make only marks it
-        # stale, and the evaluation brings it up from the nearest fresh ply before (Position._nn_score).
+        # The learned evaluation's accumulator of the position and its score, valid when ``fresh``: make only
+        # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
         self.acc = vec[i64]()
+        self.nn: i64 = 0
         self.fresh = False
 
     def copy(self) -> Ply:
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
-        ply.lines, ply.piece, ply.acc, ply.fresh = self.lines, self.piece, self.acc[:], self.fresh
+        ply.lines, ply.piece, ply.acc, ply.nn, ply.fresh = self.lines, self.piece, self.acc[:], self.nn, self.fresh
         return ply
 
 
@@ -229,8 +230,10 @@ class Position(SearchPosition):
         for ply in self.plies:
             ply.fresh = False
         if net is not None:
-            self.top.acc = nn_refresh(net, self.board)
-            self.top.fresh = True
+            top = self.top
+            top.acc = nn_refresh(net, self.board)
+            top.nn = nn_output(net, top.acc)
+            top.fresh = True
 
     @property
     def acc(self) -> vec[i64]:
@@ -457,24 +460,27 @@ class Position(SearchPosition):
         self.hash = self.top.key
 
     def _nn_score(self, net: Network) -> i64:
-        """The learned evaluation's output for the position: its accumulator brought up from the nearest
-        fresh ply before it. Lazy, so a node that is never evaluated (a hash cut, a repetition, a
-        check's answers tried) costs the net nothing, and unmake nothing at all."""
+        """The learned evaluation's output for the position: with its accumulator, brought up from the
+        nearest fresh ply before it. Lazy, so a node that is never evaluated (a hash cut, a repetition,
+        a check's answers tried) costs the net nothing, unmake nothing at all, and a node evaluated
+        again (searched again after a reduction or with a wider window) only a read."""
+        top = self.top
+        if top.fresh:
+            return top.nn
         plies = self.plies
         n: i64 = self.ply
-        k: i64 = n
+        k: i64 = n - 1
         while not plies[k].fresh:
             k -= 1
         i: i64
         for i in range(k + 1, n + 1):
-            parent = plies[i - 1]
             ply = plies[i]
             if len(ply.acc) != net.hidden:
                 ply.acc = vec[i64]([0] * net.hidden)
             move: i64 = ply.move
-            nn_step(net, parent.acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
+            ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
             ply.fresh = True
-        return nn_output(net, plies[n].acc)
+        return top.nn
 
     def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
