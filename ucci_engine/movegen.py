@@ -55,6 +55,9 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                   found: vec[i64]) -> i64:
     """How many moves the pieces on ``squares[first:last]`` (all of ``side``) have, written to the start of
     ``found`` (:func:`scratch`) packed ``from << 7 | to``."""
+    # The step tables as locals: compiled, a module's vector is read from memory again after every
+    # store to ``found`` (the compiler cannot tell the two apart), a local's stays in registers.
+    ray_at, ray_to, leap_at, leap_to = RAY_AT, RAY_TO, LEAP_AT, LEAP_TO
     n: i64 = 0
     sq: i64
     to: i64
@@ -69,8 +72,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
         base: i64 = sq << 7
         if kind == ROOK:
             for k in range(sq * 4, sq * 4 + 4):
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -84,8 +87,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
         elif kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
                 screened = False
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     q = board[to]
                     if not screened:
                         if q == 0:
@@ -101,9 +104,9 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                         break
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
-                if board[LEAP_TO[i + 1]] == 0:
-                    to = LEAP_TO[i]
+            for i in range(leap_at[k], leap_at[k + 1], 2):
+                if board[leap_to[i + 1]] == 0:
+                    to = leap_to[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -114,8 +117,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                         n += 1
         else:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
-                to = LEAP_TO[i]
+            for i in range(leap_at[k], leap_at[k + 1]):
+                to = leap_to[i]
                 q = board[to]
                 if q == 0:
                     if not captures_only:
