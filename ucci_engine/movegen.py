@@ -138,6 +138,7 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
     related: i64 = king * SQUARES
+    relate, ray_at, ray_to, leap_at, leap_to = RELATE, RAY_AT, RAY_TO, LEAP_AT, LEAP_TO  # locals: see generate_into
     n: i64 = 0
     sq: i64
     to: i64
@@ -148,29 +149,29 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
-        uncovers = RELATE[related + sq] != 0
+        uncovers = relate[related + sq] != 0
         if kind == ROOK or kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     if board[to] != 0:
                         break
-                    if (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    if (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                         found[n] = sq << 7 | to
                         n += 1
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
-                to = LEAP_TO[i]
-                if (board[LEAP_TO[i + 1]] == 0 and board[to] == 0 and (uncovers or RELATE[related + to] != 0)
+            for i in range(leap_at[k], leap_at[k + 1], 2):
+                to = leap_to[i]
+                if (board[leap_to[i + 1]] == 0 and board[to] == 0 and (uncovers or relate[related + to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
                     found[n] = sq << 7 | to
                     n += 1
         else:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
-                to = LEAP_TO[i]
-                if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+            for i in range(leap_at[k], leap_at[k + 1]):
+                to = leap_to[i]
+                if board[to] == 0 and (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                     found[n] = sq << 7 | to
                     n += 1
     return listed(found, n)
@@ -199,6 +200,7 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
     marks = vec[i64]([0] * SQUARES)
+    ray_at, ray_to, knight_from_at, knight_from = RAY_AT, RAY_TO, KNIGHT_FROM_AT, KNIGHT_FROM  # locals: see generate_into
     marks[king] = 3
     i: i64
     j: i64
@@ -206,10 +208,10 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
     q: i64
     k: i64
     for k in range(king * 4, king * 4 + 4):
-        lo: i64 = RAY_AT[k]
+        lo: i64 = ray_at[k]
         first: i64 = -1
-        for i in range(lo, RAY_AT[k + 1]):
-            q = board[RAY_TO[i]]
+        for i in range(lo, ray_at[k + 1]):
+            q = board[ray_to[i]]
             if q == 0:
                 continue
             if first < 0:
@@ -220,13 +222,13 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
                 break
             for j in range(lo, i + 1):
                 if j != first or first == i:
-                    marks[RAY_TO[j]] |= 1
+                    marks[ray_to[j]] |= 1
             if first != i:
-                marks[RAY_TO[first]] |= 2
+                marks[ray_to[first]] |= 2
             break
-    for i in range(KNIGHT_FROM_AT[king], KNIGHT_FROM_AT[king + 1], 2):
-        f = KNIGHT_FROM[i]
-        leg: i64 = KNIGHT_FROM[i + 1]
+    for i in range(knight_from_at[king], knight_from_at[king + 1], 2):
+        f = knight_from[i]
+        leg: i64 = knight_from[i + 1]
         if board[f] == knight and board[leg] == 0:
             marks[f] |= 1
             marks[leg] |= 1
