@@ -200,7 +200,6 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
     rook, cannon, knight, pawn, their_king = enemy | ROOK, enemy | CANNON, enemy | KNIGHT, enemy | PAWN, enemy | KING
     # 1: a square to land on; 2: a screen to leave (the king's own square is both: its moves all stay).
     marks = vec[i64]([0] * SQUARES)
-    ray_at, ray_to, knight_from_at, knight_from = RAY_AT, RAY_TO, KNIGHT_FROM_AT, KNIGHT_FROM  # locals: see generate_into
     marks[king] = 3
     i: i64
     j: i64
@@ -208,10 +207,10 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
     q: i64
     k: i64
     for k in range(king * 4, king * 4 + 4):
-        lo: i64 = ray_at[k]
+        lo: i64 = RAY_AT[k]
         first: i64 = -1
-        for i in range(lo, ray_at[k + 1]):
-            q = board[ray_to[i]]
+        for i in range(lo, RAY_AT[k + 1]):
+            q = board[RAY_TO[i]]
             if q == 0:
                 continue
             if first < 0:
@@ -222,13 +221,13 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
                 break
             for j in range(lo, i + 1):
                 if j != first or first == i:
-                    marks[ray_to[j]] |= 1
+                    marks[RAY_TO[j]] |= 1
             if first != i:
-                marks[ray_to[first]] |= 2
+                marks[RAY_TO[first]] |= 2
             break
-    for i in range(knight_from_at[king], knight_from_at[king + 1], 2):
-        f = knight_from[i]
-        leg: i64 = knight_from[i + 1]
+    for i in range(KNIGHT_FROM_AT[king], KNIGHT_FROM_AT[king + 1], 2):
+        f = KNIGHT_FROM[i]
+        leg: i64 = KNIGHT_FROM[i + 1]
         if board[f] == knight and board[leg] == 0:
             marks[f] |= 1
             marks[leg] |= 1
