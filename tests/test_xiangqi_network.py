@@ -13,7 +13,7 @@ import pytest
 from tools import xq_nn_data  # tests/tools: the training data's generator
 
 from ucci_engine.engine import Engine
-from ucci_engine.evaluate import TEMPO, lines_in_units, load_network, nn_output, nn_refresh, parse_network, weighed_lines
+from ucci_engine.evaluate import TEMPO, Network, lines_in_units, load_network, nn_output, nn_refresh, parse_network, weighed_lines
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import parse_move
 
@@ -51,6 +51,53 @@ def test_the_accumulator_after_random_moves_and_takebacks_equals_a_recomputation
             made -= 1
         assert list(pos.acc) == list(nn_refresh(net, pos.board))
     assert captures > 0  # the captured piece's weights were taken out and put back along the way
+
+
+def fresh_evaluation(pos: Position, net: Network) -> int:
+    """The evaluation of ``pos``'s board and side to move by a position set up from it alone."""
+    return Position.from_fen(pos.fen(), net=net).evaluate()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_lazy_evaluation_after_moves_null_moves_and_takebacks_equals_a_fresh_one(seed: int) -> None:
+    # Evaluated now and then only, so the accumulator is brought up over several stale plies at once, across
+    # null moves (as the search makes them: not in check) and takebacks of plies never evaluated.
+    rng = random.Random(100 + seed)
+    net = load_network()
+    pos = Position.from_fen(MIDDLE_GAME if seed % 2 else START_FEN, net=net)
+    line: list[str] = []  # "m" a move, "n" a null move
+    evaluated = 0
+    for _ in range(400):
+        roll = rng.random()
+        # The legal moves only when one is to be made: finding them makes each, which would mark the ply
+        # after this one stale before a null move could reuse it as the search does.
+        moves = pos.legal_moves() if not line or roll < 0.4 else []
+        if moves:
+            assert pos.make(rng.choice(moves))
+            line.append("m")
+        elif not pos.in_check() and roll < 0.55:
+            pos.make_null()
+            line.append("n")
+        elif line:
+            pos.unmake_null() if line.pop() == "n" else pos.unmake()
+        if rng.random() < 0.3:
+            assert pos.evaluate() == fresh_evaluation(pos, net)
+            evaluated += 1
+    assert "n" in line or evaluated > 50
+
+
+def test_the_network_switched_on_in_the_middle_of_a_game_evaluates_every_position_back_to_the_first() -> None:
+    net = load_network()
+    pos = Position.from_fen(START_FEN)
+    for name in ("h2e2", "h9g7", "h0g2", "i9h9", "e2e6"):  # the last takes a pawn
+        assert pos.push_name(name)
+    pos.set_network(net)
+    copy = pos.copy()
+    for _ in range(5):
+        assert pos.evaluate() == fresh_evaluation(pos, net)
+        pos.unmake()
+    assert pos.evaluate() == fresh_evaluation(pos, net)
+    assert copy.evaluate() == fresh_evaluation(copy, net)  # a copy keeps its own accumulators
 
 
 def test_an_illegal_move_leaves_the_accumulator_as_it_was() -> None:

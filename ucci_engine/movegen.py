@@ -55,6 +55,9 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                   found: vec[i64]) -> i64:
     """How many moves the pieces on ``squares[first:last]`` (all of ``side``) have, written to the start of
     ``found`` (:func:`scratch`) packed ``from << 7 | to``."""
+    # The step tables as locals: compiled, a module's vector is read from memory again after every
+    # store to ``found`` (the compiler cannot tell the two apart), a local's stays in registers.
+    ray_at, ray_to, leap_at, leap_to = RAY_AT, RAY_TO, LEAP_AT, LEAP_TO
     n: i64 = 0
     sq: i64
     to: i64
@@ -69,8 +72,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
         base: i64 = sq << 7
         if kind == ROOK:
             for k in range(sq * 4, sq * 4 + 4):
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -84,8 +87,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
         elif kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
                 screened = False
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     q = board[to]
                     if not screened:
                         if q == 0:
@@ -101,9 +104,9 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                         break
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
-                if board[LEAP_TO[i + 1]] == 0:
-                    to = LEAP_TO[i]
+            for i in range(leap_at[k], leap_at[k + 1], 2):
+                if board[leap_to[i + 1]] == 0:
+                    to = leap_to[i]
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -114,8 +117,8 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                         n += 1
         else:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
-                to = LEAP_TO[i]
+            for i in range(leap_at[k], leap_at[k + 1]):
+                to = leap_to[i]
                 q = board[to]
                 if q == 0:
                     if not captures_only:
@@ -135,6 +138,7 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
     tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
     a cannon's second screen)."""
     related: i64 = king * SQUARES
+    relate, ray_at, ray_to, leap_at, leap_to = RELATE, RAY_AT, RAY_TO, LEAP_AT, LEAP_TO  # locals: see generate_into
     n: i64 = 0
     sq: i64
     to: i64
@@ -145,29 +149,29 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
-        uncovers = RELATE[related + sq] != 0
+        uncovers = relate[related + sq] != 0
         if kind == ROOK or kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
-                for i in range(RAY_AT[k], RAY_AT[k + 1]):
-                    to = RAY_TO[i]
+                for i in range(ray_at[k], ray_at[k + 1]):
+                    to = ray_to[i]
                     if board[to] != 0:
                         break
-                    if (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    if (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                         found[n] = sq << 7 | to
                         n += 1
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1], 2):
-                to = LEAP_TO[i]
-                if (board[LEAP_TO[i + 1]] == 0 and board[to] == 0 and (uncovers or RELATE[related + to] != 0)
+            for i in range(leap_at[k], leap_at[k + 1], 2):
+                to = leap_to[i]
+                if (board[leap_to[i + 1]] == 0 and board[to] == 0 and (uncovers or relate[related + to] != 0)
                         and _checks_by(board, king, side, sq, to, piece)):
                     found[n] = sq << 7 | to
                     n += 1
         else:
             k = piece * SQUARES + sq
-            for i in range(LEAP_AT[k], LEAP_AT[k + 1]):
-                to = LEAP_TO[i]
-                if board[to] == 0 and (uncovers or RELATE[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+            for i in range(leap_at[k], leap_at[k + 1]):
+                to = leap_to[i]
+                if board[to] == 0 and (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
                     found[n] = sq << 7 | to
                     n += 1
     return listed(found, n)

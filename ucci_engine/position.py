@@ -21,7 +21,7 @@ from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
-    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, piece_values, weighed_lines,
+    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, nn_step, piece_values, weighed_lines,
 )
 from ucci_engine.movegen import (
     attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
@@ -159,12 +159,18 @@ class Ply:
         self.index: i64 = -1  # where the captured piece was in its side's list
         self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
+        self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
+        # The learned evaluation's accumulator of the position and its score, valid when ``fresh``: make only
+        # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
+        self.acc = vec[i64]()
+        self.nn: i64 = 0
+        self.fresh = False
 
     def copy(self) -> Ply:
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
-        ply.lines = self.lines
+        ply.lines, ply.piece, ply.acc, ply.nn, ply.fresh = self.lines, self.piece, self.acc[:], self.nn, self.fresh
         return ply
 
 
@@ -192,9 +198,8 @@ class Position(SearchPosition):
         self.plies: list[Ply] = [Ply()]
         self.ply: i64 = 0
         self.top = self.plies[0]
-        # The learned evaluation (set_network): its weights and first-layer accumulator, red's point of view.
+        # The learned evaluation (set_network), its accumulators kept by the plies (Ply.acc).
         self.net: Optional[Network] = None
-        self.acc = vec[i64]()
 
     # --- set-up -----------------------------------------------------------------------------
 
@@ -210,7 +215,34 @@ class Position(SearchPosition):
     def set_network(self, net: Optional[Network]) -> None:
         """Evaluate with ``net`` added to the hand-made score from now on (None: the hand-made score alone)."""
         self.net = net
-        self.acc = nn_refresh(net, self.board) if net is not None else vec[i64]()
+        # The base position's accumulator is where every other is brought up from: taken back to it,
+        # the line's moves are made again (each ply's then stale).
+        line = [self.plies[i].move for i in range(1, self.ply + 1)]
+        for _ in line:
+            self.unmake()
+        self._refresh_base()
+        for move in line:
+            self.make(move)
+
+    def _refresh_base(self) -> None:
+        """The current ply's accumulator from the board, and the only fresh one (the line before it is left behind)."""
+        net = self.net
+        for ply in self.plies:
+            ply.fresh = False
+        if net is not None:
+            top = self.top
+            top.acc = nn_refresh(net, self.board)
+            top.nn = nn_output(net, top.acc)
+            top.fresh = True
+
+    @property
+    def acc(self) -> vec[i64]:
+        """The learned evaluation's accumulator of the position (empty without it), brought up to date."""
+        net = self.net
+        if net is None:
+            return vec[i64]()
+        self._nn_score(net)
+        return self.top.acc
 
     def set_fen(self, fen: str) -> None:
         """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed or impossible."""
@@ -245,6 +277,7 @@ class Position(SearchPosition):
         self.plies = [base]
         self.ply = 0
         self.top = base
+        self._refresh_base()
         if attacked(board, self.kings[self.side ^ 1], self.side):
             raise FenError("the side not to move is in check")
 
@@ -257,8 +290,6 @@ class Position(SearchPosition):
                 score += self.values[p][sq]
         self.hash = h ^ (ZOBRIST_SIDE if self.side else 0)
         self.score = score
-        if self.net is not None:
-            self.acc = nn_refresh(self.net, self.board)
 
     def set_style(self, style: str) -> None:
         self.values = piece_values(style)
@@ -278,7 +309,6 @@ class Position(SearchPosition):
         pos.values = self.values
         pos.worth = self.worth
         pos.net = self.net
-        pos.acc = self.acc[:]
         pos.fullmove = self.fullmove
         pos.noise = self.noise
         pos.salt = self.salt
@@ -348,9 +378,8 @@ class Position(SearchPosition):
             h ^= KEYS[gone]
         self.score = score
         self.hash = h
-        net = self.net
-        if net is not None:
-            self._accumulate(net, piece, frm, to, captured)
+        ply.piece = piece
+        ply.fresh = False
         self.side = side ^ 1
         self.ply = n
         self.top = ply
@@ -429,31 +458,29 @@ class Position(SearchPosition):
         self.side = side
         self.score = ply.score
         self.hash = self.top.key
-        net = self.net
-        if net is not None:
-            self._accumulate(net, piece, to, frm, 0)
-            if captured:
-                self._accumulate(net, captured, -1, to, 0)
 
-    def _accumulate(self, net: Network, piece: i64, frm: i64, to: i64, captured: i64) -> None:
-        """The accumulator after ``piece`` moves from ``frm`` (-1: from nowhere) to ``to``, taking ``captured`` there."""
-        acc = self.acc
-        first = net.first
-        hidden = net.hidden
-        add: i64 = (piece * SQUARES + to) * hidden
-        h: i64
-        if frm < 0:
-            for h in range(hidden):
-                acc[h] += first[add + h]
-            return
-        sub: i64 = (piece * SQUARES + frm) * hidden
-        if captured:
-            gone: i64 = (captured * SQUARES + to) * hidden
-            for h in range(hidden):
-                acc[h] += first[add + h] - first[sub + h] - first[gone + h]
-        else:
-            for h in range(hidden):
-                acc[h] += first[add + h] - first[sub + h]
+    def _nn_score(self, net: Network) -> i64:
+        """The learned evaluation's output for the position: with its accumulator, brought up from the
+        nearest fresh ply before it. Lazy, so a node that is never evaluated (a hash cut, a repetition,
+        a check's answers tried) costs the net nothing, unmake nothing at all, and a node evaluated
+        again (searched again after a reduction or with a wider window) only a read."""
+        top = self.top
+        if top.fresh:
+            return top.nn
+        plies = self.plies
+        n: i64 = self.ply
+        k: i64 = n - 1
+        while not plies[k].fresh:
+            k -= 1
+        i: i64
+        for i in range(k + 1, n + 1):
+            ply = plies[i]
+            if len(ply.acc) != net.hidden:
+                ply.acc = vec[i64]([0] * net.hidden)
+            move: i64 = ply.move
+            ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
+            ply.fresh = True
+        return top.nn
 
     def _drop(self, side: i64, index: i64) -> None:
         """Take the piece at ``index`` out of ``side``'s list: the last one takes its place."""
@@ -494,6 +521,8 @@ class Position(SearchPosition):
         ply.quiet = 0  # a null move breaks any repetition cycle through it
         ply.check = False
         ply.lines = self.plies[self.ply - 1].lines
+        ply.piece = 0
+        ply.fresh = False
 
     def unmake_null(self) -> None:
         self.ply -= 1
@@ -572,7 +601,7 @@ class Position(SearchPosition):
         red = self.score + lines_in_units(top.lines)
         net = self.net
         if net is not None:
-            red += nn_output(net, self.acc)
+            red += self._nn_score(net)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.
