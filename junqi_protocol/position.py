@@ -40,12 +40,13 @@ URGENCY: Final = 25  # per quiet move nearer the limit, against the side that wi
 FADE: Final = 20  # quiet moves before the four-player no-capture draw from which a score fades towards it
 
 
-# What a piece no enemy mover can beat or trade with is worth beyond its material: it can be stopped
-# only by a bomb or a mine. In 24 of the 27 dealt games we lost to pfysw/JunQi 2.3 (28 November
-# 2026) the enemy was first to hold a piece above all of ours (our 司令 bombed, 24 times by an enemy
-# bomb's attack), and in 22 of them our first flag fell after that; additive material saw a 司令
-# as 600 wherever the other 司令 stood.
-TOP: Final = 200
+# What a piece no enemy mover can beat or trade with is worth beyond its material: only a bomb or a
+# mine can stop it. In 24 of the 27 dealt games we lost to pfysw/JunQi 2.3 (28 November 2026) the
+# enemy was first to hold such a piece, and in 22 our first flag fell after that; additive
+# material saw a 司令 as 600 wherever the other 司令 stood. In self-play against the build without
+# it (4 players, dealt lineups, 0.5 s a move) 100 scored 36/60 and 200 scored 29.5/60
+# (docs/results/junqi.md).
+TOP: Final = 100
 
 
 def _best_mover(counts: list[int]) -> int:
