@@ -8,9 +8,11 @@ game, split by its result for us (won, lost, drawn):
 * how our 司令 died: the piece that killed it, or what it attacked;
 * every flag of ours taken: by what, and how many of our movers then outranked the captor;
 * which team first held a mover above every mover of the other (the "top piece"), and whether our
-  first flag fell after the enemy did.
+  first flag fell after the enemy did;
+* for every enemy attack on our 司令, what our seat's beliefs (followed with ``replays.follow``)
+  gave the attacker's true kind just before it, and how often the attacker had moved.
 
-    python tests/tools/junqi_study.py --us sanqi RECORD.jsonl [RECORD.jsonl ...]
+    python tests/tools/junqi_study.py [--us sanqi] [--beliefs] RECORD.jsonl [RECORD.jsonl ...]
 """
 
 import argparse
@@ -21,6 +23,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.evaluate import VALUE
 from junqi_protocol.game import Pieces
 from junqi_protocol.record import Replayer, read_games
+from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.rules import BOMB, ENGINEER, ENGLISH, FLAG, MARSHAL, MINE
 
 EARLY = 40  # plies: the opening, where the games that were behind from the start lost their material
@@ -108,9 +111,42 @@ def study(games: list[list[dict[str, Any]]], name: str) -> None:
     print(*flags, sep="\n")
 
 
+def marshal_attackers(games: list[list[dict[str, Any]]], name: str) -> None:
+    """Each enemy attack on our 司令: the attacker's true kind, the probability our seat's beliefs
+    gave it just before, and the attacker's moves and attacks until then."""
+    rows: dict[str, list[float]] = collections.defaultdict(list)
+    for lines in games:
+        head = lines[0]
+        us = {s for s, n in head["players"].items() if name in n}
+        b = Board(head["variant"])
+        truth = true_kinds(b, lines)
+        steps = [o for o in lines if o["type"] in ("start", "step")]
+        for letter in sorted(us):
+            seat = b.letters.index(letter)
+            views = follow(lines, seat)
+            player, _ = next(views)
+            for obj in steps[1:]:
+                if obj.get("action") == "move" and obj["seat"] not in us:
+                    frm, _, to = obj["move"].partition("-")
+                    f, t = b.point(frm), b.point(to)
+                    pos = player.pos
+                    tag = pos.tag[f]
+                    if pos.owner[t] == seat and pos.kind[t] == MARSHAL and tag >= 0:
+                        k = truth[tag]
+                        p = player.beliefs.marginals(pos.owner[f])[tag][k]
+                        rows[ENGLISH[k]].append(p)
+                        print(f"game {head['game']} ply {obj['ply']}: an enemy {ENGLISH[k]} attacks our marshal; "
+                              f"believed {p:.3f}; it had moved {player.beliefs.moved[tag]} times")
+                player, _ = next(views)
+    for kind, ps in sorted(rows.items()):
+        ps.sort()
+        print(f"attacks on our marshal by a {kind}: {len(ps)}, median belief in the true kind {ps[len(ps) // 2]:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--us", default="sanqi", help="a substring of our engine's name in the records")
+    ap.add_argument("--beliefs", action="store_true", help="also what our beliefs said of our marshal's attackers")
     ap.add_argument("records", nargs="+")
     args = ap.parse_args()
     games: list[list[dict[str, Any]]] = []
@@ -118,6 +154,8 @@ def main() -> None:
         with open(path, encoding="utf-8") as f:
             games += read_games(f.read().splitlines())
     study(games, args.us)
+    if args.beliefs:
+        marshal_attackers(games, args.us)
 
 
 if __name__ == "__main__":
