@@ -44,7 +44,7 @@ FADE: Final = 20  # quiet moves before the four-player no-capture draw from whic
 # mine can stop it. In 24 of the 27 dealt games we lost to pfysw/JunQi 2.3 (28 November 2026) the
 # enemy was first to hold such a piece, and in 22 our first flag fell after that; additive
 # material saw a 司令 as 600 wherever the other 司令 stood. In self-play against the build without
-# it (4 players, dealt lineups, 0.5 s a move) 100 scored 36/60 and 200 scored 29.5/60
+# it (4 players, dealt lineups, 0.5 s a move) 100 scored 80/140 (57 % ± 7) and 200 scored 29.5/60
 # (docs/results/junqi.md).
 TOP: Final = 100
 
