@@ -32,12 +32,29 @@ from typing import Final
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import VALUE, Tables, piece_score, square_tables
-from junqi_protocol.rules import BOTH, EAT, FLAG, KILLED, MINE, MOVE, combat, targets
+from junqi_protocol.rules import BOTH, EAT, ENGINEER, FLAG, KILLED, MINE, MOVE, combat, targets
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
 URGENCY: Final = 25  # per quiet move nearer the limit, against the side that will be to move then
 FADE: Final = 20  # quiet moves before the four-player no-capture draw from which a score fades towards it
+
+
+# What a piece no enemy mover can beat or trade with is worth beyond its material: only a bomb or a
+# mine can stop it. In 24 of the 27 dealt games we lost to pfysw/JunQi 2.3 (28 November 2026) the
+# enemy was first to hold such a piece, and in 22 our first flag fell after that; additive
+# material saw a 司令 as 600 wherever the other 司令 stood. In self-play against the build without
+# it (4 players, dealt lineups, 0.5 s a move) 100 scored 80/140 (57 % ± 7) and 200 scored 29.5/60
+# (docs/results/junqi.md).
+TOP: Final = 100
+
+
+def _best_mover(counts: list[int]) -> int:
+    """The highest-ranked soldier kind present (kinds 0..8 rank by number; 9 when none is left)."""
+    for k in range(ENGINEER + 1):
+        if counts[k] > 0:
+            return k
+    return ENGINEER + 1
 
 
 def zobrist_keys(board: Board, seed: int = 1) -> list[int]:
@@ -70,6 +87,8 @@ class Position(SearchPosition):
         self.zobrist: list[int] = keys
         self.zturn: list[int] = keys[self.size * 48:]
         self.score: list[int] = [0, 0]
+        # Pieces of each kind per team, for the top-piece term (:meth:`top_score`).
+        self.counts: list[list[int]] = [[0] * 12, [0] * 12]
         self.hash: int = self.zturn[turn]
         for p in range(self.size):
             if self.owner[p] >= 0:
@@ -92,12 +111,14 @@ class Position(SearchPosition):
         self.kind[p] = kind
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
         self.score[self.team(seat)] += piece_score(self.board, self.tables, seat, kind, p)
+        self.counts[self.team(seat)][kind] += 1
 
     def _take(self, p: int) -> None:
         seat = self.owner[p]
         kind = self.kind[p]
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
         self.score[self.team(seat)] -= piece_score(self.board, self.tables, seat, kind, p)
+        self.counts[self.team(seat)][kind] -= 1
         self.owner[p] = -1
         self.kind[p] = -1
 
@@ -198,10 +219,16 @@ class Position(SearchPosition):
             for i in range(0, len(gone), 2):
                 self.owner[gone[i]] = rec[10]
                 self.kind[gone[i]] = gone[i + 1]
+                self.counts[self.team(rec[10])][gone[i + 1]] += 1
             self.alive[rec[10]] = True
         if move != self.passmove:
             frm = move // self.size
             to = move % self.size
+            result = rec[4]
+            if result == KILLED or result == BOTH:
+                self.counts[self.team(seat)][rec[1]] += 1
+            if result == EAT or result == BOTH:
+                self.counts[self.team(rec[2])][rec[3]] += 1
             self.owner[to] = rec[2]
             self.kind[to] = rec[3] if rec[2] >= 0 else -1
             self.owner[frm] = seat
@@ -225,8 +252,18 @@ class Position(SearchPosition):
     def in_check(self) -> bool:
         return False
 
+    def top_score(self, team: int) -> int:
+        """What ``team`` gains from pieces that no enemy mover can beat or trade with (:data:`TOP`
+        each, less the enemy's such pieces): once our 司令 is gone their 司令 can be stopped by a
+        bomb or a mine alone."""
+        best = [_best_mover(self.counts[0]), _best_mover(self.counts[1])]
+        ours = sum(self.counts[team][k] for k in range(best[1 - team]))
+        theirs = sum(self.counts[1 - team][k] for k in range(best[team]))
+        return TOP * (ours - theirs)
+
     def evaluate(self) -> int:
-        score = self.score_for(self.team(self.turn))
+        team = self.team(self.turn)
+        score = self.score_for(team) + self.top_score(team)
         left = self.nocapture - self.quiet
         if self.nocapture_loses and left <= URGENT:
             # Who is to move when the limit strikes (and so loses) is fixed by parity: that side

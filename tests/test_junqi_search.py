@@ -13,11 +13,11 @@ from junqi_protocol.game import Rules, full_game
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
 from junqi_protocol.paths import distances
-from junqi_protocol.position import FADE, Position, zobrist_keys
+from junqi_protocol.position import FADE, TOP, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import Scorer
 from junqi_protocol.runner import Referee
-from junqi_protocol.rules import ENGINEER, FLAG, GENERAL, MINE, MOVE, PLATOON
+from junqi_protocol.rules import BOMB, DIVISION, ENGINEER, FLAG, GENERAL, MARSHAL, MINE, MOVE, PLATOON
 
 
 @pytest.mark.parametrize("variant", ["2p", "4p"])
@@ -37,14 +37,58 @@ def test_position_moves_and_results_match_the_referee(variant):
             assert pos.turn == game.turn
             legal = sorted(pos.move_of(f, t) for f, t in game.legal_moves())
             assert sorted(pos.moves()) == legal
-            key, score = pos.key(), list(pos.score)
+            key, score, counts = pos.key(), list(pos.score), [list(c) for c in pos.counts]
             m = rng.choice(legal)
             pos.make(m)
             pos.unmake()
-            assert (pos.key(), pos.score) == (key, score)
+            assert (pos.key(), pos.score, pos.counts) == (key, score, counts)
             pos.make(m)
             game.move(m // board.size, m % board.size)
             assert pos.owner == game.pos.owner and pos.kind == game.pos.kind
+            assert pos.counts == _counts(pos)
+
+
+def _counts(pos):
+    out = [[0] * 12, [0] * 12]
+    for p in range(pos.size):
+        if pos.owner[p] >= 0:
+            out[pos.team(pos.owner[p])][pos.kind[p]] += 1
+    return out
+
+
+def _duel_position(ours, theirs):
+    """Two players: S (seat 0) holds ``ours``, N ``theirs`` ((point, kind) pairs), each with its flag."""
+    board = Board("2p")
+    owner, kind = [-1] * board.size, [-1] * board.size
+    for seat, pieces in ((0, ours + [("L1", FLAG)]), (1, theirs + [("A1", FLAG)])):
+        for name, k in pieces:
+            owner[board.point(name)], kind[board.point(name)] = seat, k
+    return board, Position(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+
+
+def test_a_piece_no_enemy_can_beat_or_trade_with_is_worth_top_more():
+    # Both 司令 stand: neither side has a piece the other cannot answer.
+    _, pos = _duel_position([("K0", MARSHAL), ("K4", GENERAL)], [("B0", MARSHAL), ("B4", DIVISION)])
+    assert pos.top_score(0) == 0
+    # Theirs gone: our 司令 and 军长 both outrank every mover they have left (their best is a 师长).
+    _, pos = _duel_position([("K0", MARSHAL), ("K4", GENERAL)], [("B4", DIVISION), ("B3", BOMB)])
+    assert pos.top_score(0) == 2 * TOP and pos.top_score(1) == -2 * TOP
+    # Their 军长 trades with ours: only our 司令 is beyond their reach.
+    _, pos = _duel_position([("K0", MARSHAL), ("K4", GENERAL)], [("B4", GENERAL)])
+    assert pos.top_score(0) == TOP
+    assert pos.evaluate() == pos.score_for(0) + TOP
+
+
+def test_a_marshal_trade_that_leaves_their_general_unanswered_costs_top():
+    # Our 司令 may take their 司令 with both dying: what remains is their 军长 against our 师长.
+    board, pos = _duel_position([("G0", MARSHAL), ("K4", DIVISION)], [("F0", MARSHAL), ("B4", GENERAL)])
+    before = pos.score_for(0)
+    pos.make(pos.move_of(board.point("G0"), board.point("F0")))
+    assert pos.counts[0][MARSHAL] == pos.counts[1][MARSHAL] == 0
+    # The material is even (600 for 600) but their 军长 is now beyond anything of ours.
+    assert pos.top_score(0) == -TOP
+    pos.unmake()
+    assert pos.score_for(0) == before and pos.top_score(0) == 0
 
 
 def _lone_flag_engine(extra_own):
