@@ -20,7 +20,6 @@ from gomoku_protocol.seats import TOLERANCE_MS, MatchSettings, Seat
 
 RENJU_MOVE_LIMIT = 200
 COLOURS = ("black", "white")
-Played = tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]
 
 
 class GomokuRules:
@@ -78,9 +77,8 @@ def clock(limits: MatchSettings) -> Clock:
     return Clock(limits.match_ms or 10**9, 0, limits.turn_ms, TOLERANCE_MS)
 
 
-def play_game(seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]], limits: MatchSettings) -> Played:
-    """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits (by the engine
-    index ``order`` gives each colour: black's, white's), on the core's loop under :class:`GomokuRules`."""
+def play_game(seats: list[Seat], opening: list[tuple[int, int]], limits: MatchSettings) -> tuple[Result, GomokuRules]:
+    """One game on the core's loop under :class:`GomokuRules`: its result (seat 0 black) and the rules
+    object, whose ``moves`` and ``times`` (ms per move, 0 for the opening's) are its record."""
     rules = GomokuRules(seats, opening, limits)
-    result = core.play(rules, clock(limits))
-    return result.winner, result.reason, rules.moves, rules.times, [(order[seat], end) for seat, end in result.forfeits]
+    return core.play(rules, clock(limits)), rules

@@ -93,8 +93,12 @@ class JunqiRules:
     def outcome(self) -> Optional[Result]:
         if not self.started:
             self._start()
+        return self.result() if self.game.over else None
+
+    def result(self) -> Result:
+        """The game's result as it stands: the winning team, the reason, how it ended and the forfeits."""
         game = self.game
-        return Result(game.winner, game.reason, self.end, tuple(self.forfeits)) if game.over else None
+        return Result(game.winner, game.reason, self.end, tuple(self.forfeits))
 
     def turn(self) -> int:
         return self.game.turn

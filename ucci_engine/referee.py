@@ -19,19 +19,7 @@ from ucci_engine.position import START_FEN, Position
 from ucci_engine.seats import UcciSeat
 
 COLOURS = ("red", "black")
-SCORE = {0: 1.0, 1: 0.0, -1: 0.5}  # red's score when seat 0, seat 1 or no one won
-WINNER = {score: winner for winner, score in SCORE.items()}
-
-
-class GameResult:
-    """Red's score (1 win, 0.5 draw, 0 loss), the reason as the record's text, the moves, and how the game
-    ended for the side that lost it (:attr:`End.RESULT` when by the rules)."""
-
-    def __init__(self, score: float, reason: str, moves: list[str], end: End = End.RESULT) -> None:
-        self.score = score
-        self.reason = reason
-        self.moves = moves
-        self.end = end
+WINNER = {1.0: 0, 0.0: 1, 0.5: -1}  # the seat that won (-1 none) for red's score
 
 
 def repetition_verdict(pos: Position) -> Optional[float]:
@@ -103,11 +91,12 @@ class XiangqiRules:
         return Result.forfeit(seat, f"{COLOURS[seat]} over time" if exc.end is End.TIME else str(exc), exc.end)
 
 
-def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
-    """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`."""
+def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int,
+              start_fen: str = START_FEN) -> tuple[Result, list[str]]:
+    """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`: its
+    result (seat 0 red) and its record, the moves."""
     rules = XiangqiRules(red, black, inc_ms, max_plies, start_fen)
-    result = core.play(rules, Clock(base_ms, inc_ms))
-    return GameResult(SCORE[result.winner], result.reason, rules.moves, result.end)
+    return core.play(rules, Clock(base_ms, inc_ms)), rules.moves
 
 
 def time_control(text: str) -> tuple[int, int]:
