@@ -9,7 +9,6 @@ renju, is a draw. A seat that fails (a :class:`Forfeit`) loses. The loop is the 
 plays its games here.
 """
 
-import time
 from typing import Optional
 
 from engine_core.ends import End, Forfeit
@@ -51,10 +50,11 @@ class GomokuRules:
     def turn(self) -> int:
         return len(self.moves) % 2
 
-    def ask(self, seat: int, clocks: list[int]) -> tuple[tuple[int, int], int]:
-        t0 = time.monotonic()
-        move = self.players[seat].move(self.board, self.moves, seat, clocks[seat])
-        return move, int((time.monotonic() - t0) * 1000)
+    def ask(self, seat: int, clocks: list[int]) -> tuple[int, int]:
+        return self.players[seat].move(self.board, self.moves, seat, clocks[seat])
+
+    def cost(self, seat: int, ms: int) -> int:
+        return ms
 
     def apply(self, seat: int, move: tuple[int, int], ms: int) -> Optional[Result]:
         b, (x, y) = self.board, move
@@ -67,7 +67,7 @@ class GomokuRules:
         self.times.append(ms)
         return Result(seat, "five") if won else None
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Result:
+    def forfeited(self, seat: int, exc: Forfeit, left: int) -> Result:
         return Result.forfeit(seat, f"{COLOURS[seat]} {exc.end}: {exc}", exc.end)
 
 

@@ -8,7 +8,6 @@ plays its games with them, one after another, for ``sanqi referee`` (``junqi_pro
 """
 
 import sys
-import time
 from typing import Any, Optional
 
 from engine_core.ends import End, Forfeit
@@ -23,7 +22,8 @@ from junqi_protocol.seats import Seat, SeatError
 class MoveTime(Clock):
     """Junqi's clock: a reply is late only past the move time (``turn_ms``). The clock itself bounds how
     long a seat is waited for (a seat's ``ask`` gives up when it runs out); :class:`JunqiRules` rules on
-    a late reply: with time left on the clock it costs the turn, else the seat is out on time.
+    a late reply with the seat's clock the loop hands it: with time left it costs the turn, else the seat
+    is out on time.
 
     >>> MoveTime(600_000, 0, 10_000).over(10_001, 500_000), MoveTime(1000, 0, 10_000).over(900, -5)
     (True, False)
@@ -76,7 +76,6 @@ class JunqiRules:
         self.end = End.RESULT
         self.step: dict[str, Any] = {}  # the turn being played, as its record line
         self.reply = ""  # and the seat's reply
-        self.left = 0  # the ms its clock has left after it
 
     def open(self, seat: int) -> None:
         player = self.players[seat]
@@ -103,33 +102,26 @@ class JunqiRules:
     def turn(self) -> int:
         return self.game.turn
 
-    def ask(self, seat: int, clocks: list[int]) -> tuple[str, int]:
-        """The seat's reply (a move, ``pass`` or the raw line) and its ms; a failure carries its ms too."""
-        player = self.players[seat]
+    def ask(self, seat: int, clocks: list[int]) -> str:
+        """The seat's reply: a move, ``pass`` or the raw line."""
         self.step = {"type": "step", "game": self.number, "ply": self.game.ply + 1, "seat": self.board.letters[seat]}
         self.reply = ""
-        t0 = time.monotonic()
-        try:
-            reply = player.ask(clocks[seat], self.movetime_ms)
-        except Forfeit as exc:
-            failure = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
-            failure.spent = self._timed(player, t0, clocks[seat])
-            raise failure from None
-        self.reply = reply
-        return reply, self._timed(player, t0, clocks[seat])
+        self.reply = self.players[seat].ask(clocks[seat], self.movetime_ms)
+        return self.reply
 
-    def _timed(self, player: Seat, t0: float, clock: int) -> int:
-        """The ms since ``t0``, into the step with the lines the seat's engine wrote that were dropped."""
-        ms = int((time.monotonic() - t0) * 1000)
-        self.left = clock - ms
+    def cost(self, seat: int, ms: int) -> int:
+        return ms
+
+    def _took(self, seat: int, ms: int) -> None:
+        """The turn's ms into its step, with the lines the seat's engine wrote that were dropped."""
         self.step["ms"] = ms
-        dropped = player.take_dropped()
+        dropped = self.players[seat].take_dropped()
         if dropped:
             self.step["dropped"] = dropped
-        return ms
 
     def apply(self, seat: int, reply: str, ms: int) -> Optional[Result]:
         """Play a move or a pass; an illegal reply is a :class:`Forfeit` for :meth:`forfeited`."""
+        self._took(seat, ms)
         if reply == "pass":
             self.step["action"] = "pass"
             got = self.game.pass_turn("pass")
@@ -143,20 +135,22 @@ class JunqiRules:
         self._told(seat, got)
         return None
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Optional[Result]:
+    def forfeited(self, seat: int, exc: Forfeit, left: int) -> Optional[Result]:
         """Rule on a failure: a :class:`SeatError` from the seat, the loop's reply past the move time, or
-        :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time left loses the turn."""
+        :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time ``left`` loses the turn."""
         if not self.started:  # at the opening: out before play began
             self.rejected[seat] = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
             sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {exc}\n")
             return None
         step, game = self.step, self.game
+        if "ms" not in step:  # no reply came (apply took the ms of one that did)
+            self._took(seat, exc.spent)
         if not isinstance(exc, SeatError) and exc.end is End.ILLEGAL:  # apply's
             step.update(action="out", reason="illegal", reply=self.reply[:200], error=str(exc))
             got = self._out(seat, "illegal", End.ILLEGAL)
         else:  # the seat's, or the loop's (a reply past the move time)
-            failure = exc if isinstance(exc, SeatError) else SeatError(End.TIME, f"replied after {step['ms']} ms")
-            if failure.reason == "timeout" and self.left > 0:
+            failure = exc if isinstance(exc, SeatError) else SeatError(exc.end, f"replied after {exc.spent} ms")
+            if failure.reason == "timeout" and left > 0:
                 step["action"] = "timeout"
                 got = game.pass_turn("timeout")
                 if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time

@@ -2,13 +2,12 @@
 :class:`engine_core.seat.EngineSeat`) speaking our line protocol or CCGC. Every kind of failure becomes
 a :class:`SeatError` the referee rules on."""
 
-import time
 from typing import Optional
 
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.loop import Refusal
-from engine_core.seat import EngineSeat
+from engine_core.seat import EngineSeat, within
 from engine_core.timeman import GameClock
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.player import Player
@@ -256,22 +255,17 @@ class PipeSeat(Seat, EngineSeat):
     def log_to(self, path: str) -> None:
         self.stderr_path = path
 
-    def read(self, timeout: float, late: End = End.NO_ANSWER) -> str:
-        """The engine's next reply within ``timeout`` seconds (info and blank lines never count); a reply
-        that does not come in time fails as ``late`` says, one that cannot come any more is a crash."""
+    def read(self, timeout: float, late: End = End.NO_ANSWER, deadline: Optional[float] = None) -> str:
+        """The engine's next reply within ``timeout`` seconds (by ``deadline`` where one exchange of many lines
+        shares it), late answers dropped (:meth:`_live`); a reply that does not come in time fails as ``late``
+        says, one that cannot come any more is a crash."""
         if self.proc is None:
             raise SeatError(End.CRASH, "the engine is not running")
-        deadline = time.monotonic() + timeout
-        while True:
-            line = self.line(deadline)
-            if line is None:
-                end = self.silence(late)
-                raise SeatError(end, "the engine has exited or closed its output" if end is End.CRASH
-                                 else f"no reply within {timeout:.1f}s")
-            if self._live(line):
-                return line
-            if time.monotonic() > deadline:  # an endless stream of stale lines is still no answer
-                raise SeatError(late, f"no reply within {timeout:.1f}s")
+        try:
+            return self.reply(within(timeout) if deadline is None else deadline, self._live, late)
+        except Forfeit as exc:
+            raise SeatError(exc.end, "the engine has exited or closed its output" if exc.end is End.CRASH
+                            else f"no reply within {timeout:.1f}s") from None
 
     def quit(self) -> None:
         if self.proc is not None and self.proc.status is None:
@@ -299,9 +293,9 @@ class JunqiSeat(PipeSeat):
         self.board = board
         self._start()
         self.send("junqi")
-        deadline = time.monotonic() + self.handshake  # for the whole handshake, however many lines it has
+        deadline = within(self.handshake)  # for the whole handshake, however many lines it has
         while True:
-            line = self.read(max(0.0, deadline - time.monotonic()))
+            line = self.read(self.handshake, deadline=deadline)
             if line.startswith("id name "):
                 self.name = line[8:]
             elif line == "junqiok":

@@ -3,7 +3,7 @@
 The game itself is ``ucci_engine.referee.play_game`` (legality, clocks, mate, the league repetition
 rule, 60 moves without a capture, resignation, the ply limit); this module sits each engine on a
 ``ucci_engine.seats.MatchSeat`` (either dialect; a fixed depth or node count if asked, for results that
-do not depend on the machine's speed; its stderr and the time of every move kept) and writes each game
+do not depend on the machine's speed; its stderr kept) and writes each game
 as a PGN that the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as
 ``H2-E2``).
 
@@ -132,26 +132,25 @@ class XiangqiSetup:
     def play(self, job: Job) -> Outcome:
         order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
         fen = self.fens[job.opening]
-        times: list[int] = []
         seats: list[MatchSeat] = []
         try:
             for colour, engine in zip(("red", "black"), order):
                 try:
-                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour), times))
+                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour)))
                 except Forfeit as exc:
                     # the colour that did not start loses
-                    return self.outcome(job, order, fen, Result.forfeit(len(seats), f"{colour} did not start: {exc}", exc.end), [], times)
-            result, moves = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
+                    return self.outcome(job, order, fen, Result.forfeit(len(seats), f"{colour} did not start: {exc}", exc.end), [], [])
+            result, game = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
             for seat in seats:
                 seat.close()
-        return self.outcome(job, order, fen, result, moves, times)
+        return self.outcome(job, order, fen, result, game.moves, game.times)
 
     def outcome(self, job: Job, order: tuple[int, int], fen: str, result: Result, moves: list[str], times: list[int]) -> Outcome:
         """The game for the runner, with its PGN."""
         tc = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
         text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, moves,
-                                times[:len(moves)], {0: "1-0", 1: "0-1"}.get(result.winner, "1/2-1/2"), result.reason, tc))
+                                times, {0: "1-0", 1: "0-1"}.get(result.winner, "1/2-1/2"), result.reason, tc))
         return Outcome.of(job.number, result, order, len(moves), {f"game{job.number:05d}.pgn": text})
 
 
