@@ -16,7 +16,21 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.record import Recorder
-from junqi_protocol.seats import Seat, SeatError
+from junqi_protocol.seats import Seat
+
+
+# The record's word for each way a seat fails: a reply missing its deadline is a ``timeout`` whether a
+# clock ran (the referee then rules on the clock) or not.
+WORDS = {End.CRASH: "crash", End.TIME: "timeout", End.NO_ANSWER: "timeout", End.ILLEGAL: "protocol"}
+
+
+def worded(exc: Forfeit) -> str:
+    """A seat's failure as the record shows it: its word, then what happened.
+
+    >>> worded(Forfeit(End.NO_ANSWER, "no reply within 10.0s"))
+    'timeout: no reply within 10.0s'
+    """
+    return f"{WORDS[exc.end]}: {exc}"
 
 
 class MoveTime(Clock):
@@ -67,7 +81,7 @@ class JunqiRules:
         self.time_ms, self.movetime_ms, self.lineup_timeout = time_ms, movetime_ms, lineup_timeout
         self.dealt = dealt
         self.lineups: dict[int, str] = {}  # the lineup each seat plays
-        self.rejected: dict[int, SeatError] = {}  # or why it has none
+        self.rejected: dict[int, Forfeit] = {}  # or why it has none
         self.absent = {seat for seat, player in enumerate(players) if player.absent}  # out from the start
         self.started = False  # the game is under way: its ``start`` line is written
         self.headed = False  # its ``game`` line is written
@@ -75,7 +89,7 @@ class JunqiRules:
         self.forfeits: list[tuple[int, End]] = []
         self.end = End.RESULT
         self.step: dict[str, Any] = {}  # the turn being played, as its record line
-        self.reply = ""  # and the seat's reply
+        self.reply: Optional[str] = None  # and the seat's reply (None: it failed to give one)
 
     def open(self, seat: int) -> None:
         player = self.players[seat]
@@ -86,7 +100,7 @@ class JunqiRules:
         err = check_lineup(text)
         if err is not None:
             player.error(f"lineup rejected: {err}")
-            raise SeatError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
+            raise Forfeit(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
         self.lineups[seat] = short_lineup(text)
 
     def outcome(self) -> Optional[Result]:
@@ -105,9 +119,9 @@ class JunqiRules:
     def ask(self, seat: int, clocks: list[int]) -> str:
         """The seat's reply: a move, ``pass`` or the raw line."""
         self.step = {"type": "step", "game": self.number, "ply": self.game.ply + 1, "seat": self.board.letters[seat]}
-        self.reply = ""
-        self.reply = self.players[seat].ask(clocks[seat], self.movetime_ms)
-        return self.reply
+        self.reply = None
+        self.reply = reply = self.players[seat].ask(clocks[seat], self.movetime_ms)
+        return reply
 
     def cost(self, seat: int, ms: int) -> int:
         return ms
@@ -136,21 +150,20 @@ class JunqiRules:
         return None
 
     def forfeited(self, seat: int, exc: Forfeit, left: int) -> Optional[Result]:
-        """Rule on a failure: a :class:`SeatError` from the seat, the loop's reply past the move time, or
+        """Rule on a failure: the seat's own (no reply), the loop's (a reply past the move time), or
         :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time ``left`` loses the turn."""
         if not self.started:  # at the opening: out before play began
-            self.rejected[seat] = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
-            sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {exc}\n")
+            self.rejected[seat] = exc
+            sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {worded(exc)}\n")
             return None
         step, game = self.step, self.game
-        if "ms" not in step:  # no reply came (apply took the ms of one that did)
-            self._took(seat, exc.spent)
-        if not isinstance(exc, SeatError) and exc.end is End.ILLEGAL:  # apply's
+        if self.reply is not None and "ms" in step:  # apply's (which took the reply's ms)
             step.update(action="out", reason="illegal", reply=self.reply[:200], error=str(exc))
             got = self._out(seat, "illegal", End.ILLEGAL)
         else:  # the seat's, or the loop's (a reply past the move time)
-            failure = exc if isinstance(exc, SeatError) else SeatError(exc.end, f"replied after {exc.spent} ms")
-            if failure.reason == "timeout" and left > 0:
+            self._took(seat, exc.spent)
+            word, detail = (WORDS[exc.end], str(exc)) if self.reply is None else ("timeout", f"replied after {exc.spent} ms")
+            if word == "timeout" and left > 0:
                 step["action"] = "timeout"
                 got = game.pass_turn("timeout")
                 if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time
@@ -158,9 +171,9 @@ class JunqiRules:
                     self._decided(got)
             else:
                 step["action"] = "out"
-                step["reason"] = "time" if failure.reason == "timeout" else failure.reason
-                step["error"] = failure.detail
-                got = self._out(seat, step["reason"], End.TIME if failure.reason == "timeout" else failure.end)
+                step["reason"] = "time" if word == "timeout" else word
+                step["error"] = detail
+                got = self._out(seat, step["reason"], End.TIME if word == "timeout" else exc.end)
         self._told(seat, got)
         return None
 
@@ -181,7 +194,7 @@ class JunqiRules:
             game.place(seat, parse_lineup(text))
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
         for seat, why in sorted(self.rejected.items()):
-            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": worded(why)})
             players[seat].close()  # out before play began: its seat is over
         for seat in sorted(self.absent):
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "absent": True})
@@ -258,7 +271,7 @@ class JunqiRules:
             for player in players:
                 try:
                     player.tell(events)
-                except SeatError:
+                except Forfeit:  # a seat that cannot be told is found dead below
                     pass
             events = []
             for seat, player in enumerate(players):
