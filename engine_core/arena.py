@@ -15,9 +15,10 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Protocol, TextIO
+from typing import Iterator, Mapping, Optional, Protocol, Sequence, TextIO
 
 from engine_core.ends import FORFEITS, End
+from engine_core.referee import Result
 from engine_core.results import GameRow, ResultsFile
 from engine_core.stats import Sprt, Tally
 
@@ -52,6 +53,24 @@ class Outcome:
     forfeits: list[tuple[int, End]] = field(default_factory=list)
     records: dict[str, str] = field(default_factory=dict)
     end: End = End.RESULT
+
+    @staticmethod
+    def of(number: int, result: Result, engines: Sequence[int], plies: int, records: dict[str, str],
+           winners: Optional[Mapping[int, int]] = None) -> "Outcome":
+        """Game ``number`` as every game's referee ended it (``result``, the core's): ``engines`` the engine
+        index at each seat, ``winners`` the engine index for each value ``result.winner`` takes when that is
+        not a seat (junqi's teams). The score is the first engine's, each forfeit the failed seat's engine's.
+
+        >>> o = Outcome.of(4, Result.forfeit(0, "red over time", End.TIME), (1, 0), 30, {})
+        >>> o.score, o.reason, o.forfeits, o.end
+        (1.0, 'red over time', [(1, <End.TIME: 'time'>)], <End.TIME: 'time'>)
+        >>> Outcome.of(5, Result(-1, "repetition"), (0, 1), 9, {}).score, Outcome.of(6, Result(1, "flag"), (1, 0, 1, 0), 9, {}, {0: 1, 1: 0}).score
+        (0.5, 1.0)
+        """
+        won = -1 if result.winner < 0 else (engines if winners is None else winners)[result.winner]
+        score = 0.5 if won < 0 else 1.0 if won == 0 else 0.0
+        return Outcome(number, score, result.reason, plies, [(engines[seat], end) for seat, end in result.forfeits],
+                       records, result.end)
 
 
 class Setup(Protocol):

@@ -28,9 +28,8 @@ FORFEITS: Final = (End.TIME, End.ILLEGAL, End.CRASH, End.NO_ANSWER)
 
 
 class Forfeit(Exception):
-    """A seat failed the referee's discipline: ``end`` says how, the message what happened; ``spent``, the
-    ms the failed reply took where the referee measured them, is charged to the seat's clock like a
-    move's (it matters where the game goes on without the failed turn, as in junqi)."""
+    """A seat failed the referee's discipline: ``end`` says how, the message what happened; ``spent`` the ms
+    the failed turn took, as the game loop (``engine_core.referee.play``) timed it."""
 
     def __init__(self, end: End, detail: str) -> None:
         super().__init__(detail)

@@ -12,9 +12,9 @@ out of time during a move, no answer elsewhere). Each game's engine seats, in it
 
 >>> seat = EngineSeat()
 >>> seat.start("sh -c 'echo info depth 1; echo ucciok; sleep 60'")
->>> seat.reply(time.monotonic() + 10, lambda line: line == "ucciok")
+>>> seat.reply(within(10), lambda line: line == "ucciok")
 'ucciok'
->>> seat.reply(time.monotonic() + 0.1)
+>>> seat.reply(within(0.1))
 Traceback (most recent call last):
 engine_core.ends.Forfeit: no reply in time
 >>> seat.stop(""); seat.gone
@@ -36,6 +36,12 @@ SETTLE = 0.2  # seconds the reader gets, once the engine has exited, to pass on 
 
 def anything(line: str) -> bool:
     return True
+
+
+def within(seconds: float) -> float:
+    """The deadline ``seconds`` from now, as :meth:`EngineSeat.line` and :meth:`EngineSeat.reply` take it:
+    a seat bounds its waits with deadlines and keeps no stopwatch (the game loop times every request)."""
+    return time.monotonic() + seconds
 
 
 class EngineSeat:
@@ -111,14 +117,15 @@ class EngineSeat:
         return out
 
     def reply(self, deadline: float, wanted: Callable[[str], bool] = anything, late: End = End.NO_ANSWER) -> str:
-        """The next line ``wanted`` accepts (others are skipped) by ``deadline``; Forfeit otherwise."""
+        """The next line ``wanted`` accepts (others are skipped) by ``deadline``; Forfeit otherwise, also when
+        the engine writes on past the deadline without a line ``wanted`` takes."""
         while True:
             got = self.line(deadline)
-            if got is None:
+            if got is not None and wanted(got):
+                return got
+            if got is None or time.monotonic() > deadline:
                 end = self.silence(late)
                 raise Forfeit(end, "the engine exited or closed its output" if end is End.CRASH else "no reply in time")
-            if wanted(got):
-                return got
 
     def signal_group(self, sig: signal.Signals) -> None:
         """Send ``sig`` to the engine's whole process group (SIGSTOP suspends it, SIGCONT resumes it)."""

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, int_between, natural_int, positive_int
-from engine_core.ends import End
 from engine_core.matchcli import engine_command, read_book
 from gomoku_protocol.data_files import data_file
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE
@@ -121,17 +120,16 @@ class GomokuSetup:
         order = (first, 1 - first) if to_move == 0 else (1 - first, first)  # engine playing black, white
         seats = [self.seat(order[0], job, "black"), self.seat(order[1], job, "white")]
         try:
-            winner, reason, moves, times, forfeits = play_game(seats, order, opening, self.limits)
+            result, game = play_game(seats, opening, self.limits)
         finally:
             for s in seats:
                 s.close()
-        score = 0.5 if winner < 0 else 1.0 if order[winner] == 0 else 0.0
         names = (self.names[order[0]], self.names[order[1]])
-        size = self.limits.size
-        head = SgfHead(job.number, self.limits.rule, size, names, {0: "B+1", 1: "W+1"}.get(winner, "0"), reason)
+        size, moves, times = self.limits.size, game.moves, game.times
+        head = SgfHead(job.number, self.limits.rule, size, names, {0: "B+1", 1: "W+1"}.get(result.winner, "0"), result.reason)
         records = {f"game{job.number:05d}.psq": write_psq(size, size, moves, times, names),
                    "games.sgf": sgf_game(head, moves, times, len(opening))}
-        return Outcome(job.number, score, reason, len(moves), forfeits, records, forfeits[0][1] if forfeits else End.RESULT)
+        return Outcome.of(job.number, result, order, len(moves), records)
 
 
 def add_options(p: ArgumentParser) -> None:

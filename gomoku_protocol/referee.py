@@ -9,7 +9,6 @@ renju, is a draw. A seat that fails (a :class:`Forfeit`) loses. The loop is the 
 plays its games here.
 """
 
-import time
 from typing import Optional
 
 from engine_core.ends import End, Forfeit
@@ -20,7 +19,6 @@ from gomoku_protocol.seats import TOLERANCE_MS, MatchSettings, Seat
 
 RENJU_MOVE_LIMIT = 200
 COLOURS = ("black", "white")
-Played = tuple[int, str, list[tuple[int, int]], list[int], list[tuple[int, End]]]
 
 
 class GomokuRules:
@@ -52,10 +50,11 @@ class GomokuRules:
     def turn(self) -> int:
         return len(self.moves) % 2
 
-    def ask(self, seat: int, clocks: list[int]) -> tuple[tuple[int, int], int]:
-        t0 = time.monotonic()
-        move = self.players[seat].move(self.board, self.moves, seat, clocks[seat])
-        return move, int((time.monotonic() - t0) * 1000)
+    def ask(self, seat: int, clocks: list[int]) -> tuple[int, int]:
+        return self.players[seat].move(self.board, self.moves, seat, clocks[seat])
+
+    def cost(self, seat: int, ms: int) -> int:
+        return ms
 
     def apply(self, seat: int, move: tuple[int, int], ms: int) -> Optional[Result]:
         b, (x, y) = self.board, move
@@ -68,7 +67,7 @@ class GomokuRules:
         self.times.append(ms)
         return Result(seat, "five") if won else None
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Result:
+    def forfeited(self, seat: int, exc: Forfeit, left: int) -> Result:
         return Result.forfeit(seat, f"{COLOURS[seat]} {exc.end}: {exc}", exc.end)
 
 
@@ -78,9 +77,8 @@ def clock(limits: MatchSettings) -> Clock:
     return Clock(limits.match_ms or 10**9, 0, limits.turn_ms, TOLERANCE_MS)
 
 
-def play_game(seats: list[Seat], order: tuple[int, int], opening: list[tuple[int, int]], limits: MatchSettings) -> Played:
-    """Winner colour (0 black, 1 white, -1 draw), reason, moves, ms per move and forfeits (by the engine
-    index ``order`` gives each colour: black's, white's), on the core's loop under :class:`GomokuRules`."""
+def play_game(seats: list[Seat], opening: list[tuple[int, int]], limits: MatchSettings) -> tuple[Result, GomokuRules]:
+    """One game on the core's loop under :class:`GomokuRules`: its result (seat 0 black) and the rules
+    object, whose ``moves`` and ``times`` (ms per move, 0 for the opening's) are its record."""
     rules = GomokuRules(seats, opening, limits)
-    result = core.play(rules, clock(limits))
-    return result.winner, result.reason, rules.moves, rules.times, [(order[seat], end) for seat, end in result.forfeits]
+    return core.play(rules, clock(limits)), rules

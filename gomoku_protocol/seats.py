@@ -13,12 +13,11 @@ An engine's ``option.NAME=VALUE`` is sent as ``INFO NAME VALUE`` after the refer
 """
 
 import signal
-import time
 from dataclasses import dataclass
 from typing import Optional
 
 from engine_core.ends import End, Forfeit
-from engine_core.seat import EngineSeat
+from engine_core.seat import EngineSeat, within
 from gomoku_protocol.brain import best_by_pattern
 from gomoku_protocol.position import STYLES, Position
 
@@ -105,7 +104,7 @@ class GomocupSeat(Seat, EngineSeat):
     def ask(self, request: str, seconds: float, skip: tuple[str, ...], late: End) -> str:
         """Send ``request``; the brain's next line whose first word is not in ``skip`` within ``seconds``."""
         self.send(request)
-        return self.reply(time.monotonic() + seconds, lambda line: line.split()[0].upper() not in skip, late)
+        return self.reply(within(seconds), lambda line: line.split()[0].upper() not in skip, late)
 
     def move(self, board: Position, history: list[tuple[int, int]], colour: int, time_left: int) -> tuple[int, int]:
         self.signal_group(signal.SIGCONT)

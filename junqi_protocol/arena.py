@@ -98,11 +98,9 @@ class JunqiSetup:
             players.append(GivenLineup(player, self.lineups[job.opening]) if self.lineups else player)
         text = io.StringIO()
         referee = Referee(self.variant, self.rules, Recorder(text), self.time_ms, self.movetime_ms)
-        game = referee.play(job.number, players)
-        first_team = board.team(who.index(0))
-        score = 0.5 if game.winner < 0 else 1.0 if game.winner == first_team else 0.0
-        return Outcome(job.number, score, game.reason, game.ply, [(who[seat], end) for seat, end in referee.forfeits],
-                       {"games.jsonl": text.getvalue()}, referee.end)
+        result, game = referee.play(job.number, players)
+        teams = {board.team(seat): engine for seat, engine in enumerate(who)}  # the engine playing each team
+        return Outcome.of(job.number, result, who, game.ply, {"games.jsonl": text.getvalue()}, teams)
 
 
 DEFAULT_PROTO = ""  # a bare command speaks our line protocol, random and events are built in

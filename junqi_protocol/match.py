@@ -211,14 +211,14 @@ def run(p: ArgParser, opts: argparse.Namespace) -> int:
             if opts.engine_log:
                 for s, player in enumerate(players):
                     player.log_to(os.path.join(opts.engine_log, f"game{number}-{board.letters[s]}.log"))
-            game = referee.play(number, players)
+            result, game = referee.play(number, players)
             for s, i in enumerate(who):
-                col = 1 if game.winner < 0 else 0 if board.team(s) == game.winner else 2
+                col = 1 if result.winner < 0 else 0 if board.team(s) == result.winner else 2
                 if s == who.index(i):  # count each engine once per game
                     score[i][col] += 1
             if not opts.quiet:
                 line = " ".join(f"{board.letters[s]}={opts.engines[i]}" for s, i in enumerate(who))
-                print(f"game {number}: {line}: {team_name(board, game.winner)} ({game.reason}, {game.ply} plies)", flush=True)
+                print(f"game {number}: {line}: {team_name(board, result.winner)} ({result.reason}, {game.ply} plies)", flush=True)
     finally:
         if record is not None:
             record.close()

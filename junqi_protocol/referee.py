@@ -8,7 +8,6 @@ plays its games with them, one after another, for ``sanqi referee`` (``junqi_pro
 """
 
 import sys
-import time
 from typing import Any, Optional
 
 from engine_core.ends import End, Forfeit
@@ -17,13 +16,28 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Game, IllegalMove, Rules, team_name
 from junqi_protocol.rules import check_lineup, parse_lineup, short_lineup
 from junqi_protocol.record import Recorder
-from junqi_protocol.seats import Seat, SeatError
+from junqi_protocol.seats import Seat
+
+
+# The record's word for each way a seat fails: a reply missing its deadline is a ``timeout`` whether a
+# clock ran (the referee then rules on the clock) or not.
+WORDS = {End.CRASH: "crash", End.TIME: "timeout", End.NO_ANSWER: "timeout", End.ILLEGAL: "protocol"}
+
+
+def worded(exc: Forfeit) -> str:
+    """A seat's failure as the record shows it: its word, then what happened.
+
+    >>> worded(Forfeit(End.NO_ANSWER, "no reply within 10.0s"))
+    'timeout: no reply within 10.0s'
+    """
+    return f"{WORDS[exc.end]}: {exc}"
 
 
 class MoveTime(Clock):
     """Junqi's clock: a reply is late only past the move time (``turn_ms``). The clock itself bounds how
     long a seat is waited for (a seat's ``ask`` gives up when it runs out); :class:`JunqiRules` rules on
-    a late reply: with time left on the clock it costs the turn, else the seat is out on time.
+    a late reply with the seat's clock the loop hands it: with time left it costs the turn, else the seat
+    is out on time.
 
     >>> MoveTime(600_000, 0, 10_000).over(10_001, 500_000), MoveTime(1000, 0, 10_000).over(900, -5)
     (True, False)
@@ -67,7 +81,7 @@ class JunqiRules:
         self.time_ms, self.movetime_ms, self.lineup_timeout = time_ms, movetime_ms, lineup_timeout
         self.dealt = dealt
         self.lineups: dict[int, str] = {}  # the lineup each seat plays
-        self.rejected: dict[int, SeatError] = {}  # or why it has none
+        self.rejected: dict[int, Forfeit] = {}  # or why it has none
         self.absent = {seat for seat, player in enumerate(players) if player.absent}  # out from the start
         self.started = False  # the game is under way: its ``start`` line is written
         self.headed = False  # its ``game`` line is written
@@ -75,8 +89,7 @@ class JunqiRules:
         self.forfeits: list[tuple[int, End]] = []
         self.end = End.RESULT
         self.step: dict[str, Any] = {}  # the turn being played, as its record line
-        self.reply = ""  # and the seat's reply
-        self.left = 0  # the ms its clock has left after it
+        self.reply: Optional[str] = None  # and the seat's reply (None: it failed to give one)
 
     def open(self, seat: int) -> None:
         player = self.players[seat]
@@ -87,45 +100,42 @@ class JunqiRules:
         err = check_lineup(text)
         if err is not None:
             player.error(f"lineup rejected: {err}")
-            raise SeatError(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
+            raise Forfeit(End.ILLEGAL, f"lineup {text[:40]!r}: {err}")
         self.lineups[seat] = short_lineup(text)
 
     def outcome(self) -> Optional[Result]:
         if not self.started:
             self._start()
+        return self.result() if self.game.over else None
+
+    def result(self) -> Result:
+        """The game's result as it stands: the winning team, the reason, how it ended and the forfeits."""
         game = self.game
-        return Result(game.winner, game.reason, self.end, tuple(self.forfeits)) if game.over else None
+        return Result(game.winner, game.reason, self.end, tuple(self.forfeits))
 
     def turn(self) -> int:
         return self.game.turn
 
-    def ask(self, seat: int, clocks: list[int]) -> tuple[str, int]:
-        """The seat's reply (a move, ``pass`` or the raw line) and its ms; a failure carries its ms too."""
-        player = self.players[seat]
+    def ask(self, seat: int, clocks: list[int]) -> str:
+        """The seat's reply: a move, ``pass`` or the raw line."""
         self.step = {"type": "step", "game": self.number, "ply": self.game.ply + 1, "seat": self.board.letters[seat]}
-        self.reply = ""
-        t0 = time.monotonic()
-        try:
-            reply = player.ask(clocks[seat], self.movetime_ms)
-        except Forfeit as exc:
-            failure = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
-            failure.spent = self._timed(player, t0, clocks[seat])
-            raise failure from None
-        self.reply = reply
-        return reply, self._timed(player, t0, clocks[seat])
+        self.reply = None
+        self.reply = reply = self.players[seat].ask(clocks[seat], self.movetime_ms)
+        return reply
 
-    def _timed(self, player: Seat, t0: float, clock: int) -> int:
-        """The ms since ``t0``, into the step with the lines the seat's engine wrote that were dropped."""
-        ms = int((time.monotonic() - t0) * 1000)
-        self.left = clock - ms
+    def cost(self, seat: int, ms: int) -> int:
+        return ms
+
+    def _took(self, seat: int, ms: int) -> None:
+        """The turn's ms into its step, with the lines the seat's engine wrote that were dropped."""
         self.step["ms"] = ms
-        dropped = player.take_dropped()
+        dropped = self.players[seat].take_dropped()
         if dropped:
             self.step["dropped"] = dropped
-        return ms
 
     def apply(self, seat: int, reply: str, ms: int) -> Optional[Result]:
         """Play a move or a pass; an illegal reply is a :class:`Forfeit` for :meth:`forfeited`."""
+        self._took(seat, ms)
         if reply == "pass":
             self.step["action"] = "pass"
             got = self.game.pass_turn("pass")
@@ -139,20 +149,21 @@ class JunqiRules:
         self._told(seat, got)
         return None
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Optional[Result]:
-        """Rule on a failure: a :class:`SeatError` from the seat, the loop's reply past the move time, or
-        :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time left loses the turn."""
+    def forfeited(self, seat: int, exc: Forfeit, left: int) -> Optional[Result]:
+        """Rule on a failure: the seat's own (no reply), the loop's (a reply past the move time), or
+        :meth:`apply`'s illegal reply. The seat is out, or with a timeout and time ``left`` loses the turn."""
         if not self.started:  # at the opening: out before play began
-            self.rejected[seat] = exc if isinstance(exc, SeatError) else SeatError(exc.end, str(exc))
-            sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {exc}\n")
+            self.rejected[seat] = exc
+            sys.stderr.write(f"referee: game {self.number} seat {self.board.letters[seat]} ({self.players[seat].name}): {worded(exc)}\n")
             return None
         step, game = self.step, self.game
-        if not isinstance(exc, SeatError) and exc.end is End.ILLEGAL:  # apply's
+        if self.reply is not None and "ms" in step:  # apply's (which took the reply's ms)
             step.update(action="out", reason="illegal", reply=self.reply[:200], error=str(exc))
             got = self._out(seat, "illegal", End.ILLEGAL)
         else:  # the seat's, or the loop's (a reply past the move time)
-            failure = exc if isinstance(exc, SeatError) else SeatError(End.TIME, f"replied after {step['ms']} ms")
-            if failure.reason == "timeout" and self.left > 0:
+            self._took(seat, exc.spent)
+            word, detail = (WORDS[exc.end], str(exc)) if self.reply is None else ("timeout", f"replied after {exc.spent} ms")
+            if word == "timeout" and left > 0:
                 step["action"] = "timeout"
                 got = game.pass_turn("timeout")
                 if any(e.kind == "out" and e.seat == seat for e in got):  # its last pass allowed: out on time
@@ -160,9 +171,9 @@ class JunqiRules:
                     self._decided(got)
             else:
                 step["action"] = "out"
-                step["reason"] = "time" if failure.reason == "timeout" else failure.reason
-                step["error"] = failure.detail
-                got = self._out(seat, step["reason"], End.TIME if failure.reason == "timeout" else failure.end)
+                step["reason"] = "time" if word == "timeout" else word
+                step["error"] = detail
+                got = self._out(seat, step["reason"], End.TIME if word == "timeout" else exc.end)
         self._told(seat, got)
         return None
 
@@ -183,7 +194,7 @@ class JunqiRules:
             game.place(seat, parse_lineup(text))
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "lineup": text})
         for seat, why in sorted(self.rejected.items()):
-            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": str(why)})
+            rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "error": worded(why)})
             players[seat].close()  # out before play began: its seat is over
         for seat in sorted(self.absent):
             rec.write({"type": "lineup", "game": number, "seat": board.letters[seat], "absent": True})
@@ -260,7 +271,7 @@ class JunqiRules:
             for player in players:
                 try:
                     player.tell(events)
-                except SeatError:
+                except Forfeit:  # a seat that cannot be told is found dead below
                     pass
             events = []
             for seat, player in enumerate(players):

@@ -10,7 +10,7 @@ import traceback
 from typing import Optional
 
 import engine_core.referee as core
-from engine_core.ends import End
+from engine_core.referee import Result
 from junqi_protocol.board import Board
 from junqi_protocol.game import Game, Rules
 from junqi_protocol.record import Recorder
@@ -53,8 +53,6 @@ class Referee:
         self.lineup_timeout = lineup_timeout
         self.deals: list[list[str]] = []  # fixed lineups by seat (--lineups), one deal per round of seats
         self.deal_every = 1  # games per deal: one for each engine's turn in every seat
-        self.forfeits: list[tuple[int, End]] = []  # the last game's (seat, how) for each seat put out by a failure
-        self.end = End.RESULT  # how the last game ended: the failure whose seat's going out ended it, if one did
 
     def dealt(self, number: int, seat: int) -> str:
         """The lineup game ``number`` deals to ``seat``; empty when the engines choose their own."""
@@ -62,14 +60,14 @@ class Referee:
             return ""
         return self.deals[(number - 1) // self.deal_every % len(self.deals)][seat]
 
-    def play(self, number: int, players: list[Seat]) -> Game:
-        """Play one game; the record ends with an ``end`` line whatever happens, even on a signal."""
+    def play(self, number: int, players: list[Seat]) -> tuple[Result, Game]:
+        """Play one game: its result (the winner a team) and the game, its ``ply`` the plies played; the
+        record ends with an ``end`` line whatever happens, even on a signal."""
         game = Game(Board(self.variant), Rules(self.variant, self.rules_text))
         dealt = [self.dealt(number, seat) for seat in range(game.board.seats)]
         rules = JunqiRules(game, number, players, self.recorder, dealt, self.time_ms, self.movetime_ms, self.lineup_timeout)
-        self.forfeits, self.end = rules.forfeits, End.RESULT
         try:
-            core.play(rules, MoveTime(self.time_ms, 0, self.movetime_ms))
+            result = core.play(rules, MoveTime(self.time_ms, 0, self.movetime_ms))
             rules.end_line()
             for player in players:
                 player.finish(game.winner)
@@ -80,15 +78,15 @@ class Referee:
                 game.winner = -1
                 game.reason = "referee-error"
             rules.end_line()
+            result = rules.result()
         except Aborted as exc:
             rules.end_line(f"aborted by {exc}")
             for player in players:
                 player.finish(ABORTED)
             raise
         finally:
-            self.end = rules.end
             self._stop(players)
-        return game
+        return result, game
 
     @staticmethod
     def _stop(players: list[Seat]) -> None:

@@ -1,14 +1,14 @@
 """The referee's side of a seat: a built-in player in process, or an engine over pipes (on the core's
 :class:`engine_core.seat.EngineSeat`) speaking our line protocol or CCGC. Every kind of failure becomes
-a :class:`SeatError` the referee rules on."""
+a :class:`engine_core.ends.Forfeit` naming its :class:`engine_core.ends.End`, which the referee rules on
+and words for the record (``junqi_protocol.referee``)."""
 
-import time
 from typing import Optional
 
 from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.loop import Refusal
-from engine_core.seat import EngineSeat
+from engine_core.seat import EngineSeat, within
 from engine_core.timeman import GameClock
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.player import Player
@@ -19,21 +19,6 @@ DROPPED_KEPT = 20  # dropped lines listed per step in the record; the rest are c
 DRAW = -1
 ABORTED = -2  # finish() of a game the referee could not finish by the rules
 END_ABNORMAL = 2
-
-
-# The record's word for each way a seat fails: a reply missing its deadline is a ``timeout`` whether a
-# clock ran (the referee then rules on the clock) or not.
-WORDS = {End.CRASH: "crash", End.TIME: "timeout", End.NO_ANSWER: "timeout", End.ILLEGAL: "protocol"}
-
-
-class SeatError(Forfeit):
-    """A seat's failure: ``end`` typed, ``reason`` the record's word for it (``crash``, ``timeout`` or
-    ``protocol``), the message ``reason: detail`` as the record shows it."""
-
-    def __init__(self, end: End, detail: str) -> None:
-        super().__init__(end, f"{WORDS[end]}: {detail}")
-        self.reason: str = WORDS[end]
-        self.detail: str = detail
 
 
 class Seat:
@@ -107,7 +92,7 @@ class BuiltinSeat(Seat):
         try:
             return self.player.lineup(given)
         except Refusal as exc:
-            raise SeatError(End.ILLEGAL, str(exc)) from None
+            raise Forfeit(End.ILLEGAL, str(exc)) from None
 
     def begin(self, visible: dict[int, str]) -> None:
         self.player.begin(visible)
@@ -159,13 +144,13 @@ class AbsentSeat(SilentSeat):
         return None
 
     def lineup(self, given: str, timeout: float) -> str:
-        raise SeatError(End.ILLEGAL, "a seat out from the start has no lineup")
+        raise Forfeit(End.ILLEGAL, "a seat out from the start has no lineup")
 
     def begin(self, visible: dict[int, str]) -> None:
         return None
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        raise SeatError(End.ILLEGAL, "a seat out from the start is never asked for a move")
+        raise Forfeit(End.ILLEGAL, "a seat out from the start is never asked for a move")
 
 
 class PipeSeat(Seat, EngineSeat):
@@ -197,10 +182,7 @@ class PipeSeat(Seat, EngineSeat):
     def _start(self) -> None:
         self.unsynced = 0
         self.dropped, self.dropped_more = [], 0
-        try:
-            self.start(self.command, self.stderr_path)
-        except Forfeit as exc:
-            raise SeatError(exc.end, str(exc)) from None
+        self.start(self.command, self.stderr_path)
 
     def resync(self) -> None:
         """What the engine writes before its next acknowledgement is old: the answer to a request not
@@ -219,8 +201,8 @@ class PipeSeat(Seat, EngineSeat):
         self.send(line)
         try:
             return self.read(timeout, End.TIME)
-        except SeatError as exc:
-            if exc.reason == "timeout":
+        except Forfeit as exc:
+            if exc.end is End.TIME:
                 self.resync()
             raise
 
@@ -256,22 +238,17 @@ class PipeSeat(Seat, EngineSeat):
     def log_to(self, path: str) -> None:
         self.stderr_path = path
 
-    def read(self, timeout: float, late: End = End.NO_ANSWER) -> str:
-        """The engine's next reply within ``timeout`` seconds (info and blank lines never count); a reply
-        that does not come in time fails as ``late`` says, one that cannot come any more is a crash."""
+    def read(self, timeout: float, late: End = End.NO_ANSWER, deadline: Optional[float] = None) -> str:
+        """The engine's next reply within ``timeout`` seconds (by ``deadline`` where one exchange of many lines
+        shares it), late answers dropped (:meth:`_live`); a reply that does not come in time fails as ``late``
+        says, one that cannot come any more is a crash."""
         if self.proc is None:
-            raise SeatError(End.CRASH, "the engine is not running")
-        deadline = time.monotonic() + timeout
-        while True:
-            line = self.line(deadline)
-            if line is None:
-                end = self.silence(late)
-                raise SeatError(end, "the engine has exited or closed its output" if end is End.CRASH
-                                 else f"no reply within {timeout:.1f}s")
-            if self._live(line):
-                return line
-            if time.monotonic() > deadline:  # an endless stream of stale lines is still no answer
-                raise SeatError(late, f"no reply within {timeout:.1f}s")
+            raise Forfeit(End.CRASH, "the engine is not running")
+        try:
+            return self.reply(within(timeout) if deadline is None else deadline, self._live, late)
+        except Forfeit as exc:
+            raise Forfeit(exc.end, "the engine has exited or closed its output" if exc.end is End.CRASH
+                            else f"no reply within {timeout:.1f}s") from None
 
     def quit(self) -> None:
         if self.proc is not None and self.proc.status is None:
@@ -299,15 +276,15 @@ class JunqiSeat(PipeSeat):
         self.board = board
         self._start()
         self.send("junqi")
-        deadline = time.monotonic() + self.handshake  # for the whole handshake, however many lines it has
+        deadline = within(self.handshake)  # for the whole handshake, however many lines it has
         while True:
-            line = self.read(max(0.0, deadline - time.monotonic()))
+            line = self.read(self.handshake, deadline=deadline)
             if line.startswith("id name "):
                 self.name = line[8:]
             elif line == "junqiok":
                 break
             elif not line.startswith(("id ", "option ")):
-                raise SeatError(End.ILLEGAL, f"expected junqiok, got {line[:60]!r}")
+                raise Forfeit(End.ILLEGAL, f"expected junqiok, got {line[:60]!r}")
         for name, value in self.options:
             self.send(f"setoption name {name} value {value}")
         self.send(f"newgame {board.variant} {board.letters[seat]} {rules.text()} time={time_ms} movetime={movetime_ms}")
@@ -316,10 +293,10 @@ class JunqiSeat(PipeSeat):
         self.send(f"lineup {given}".rstrip())
         line = self.read(timeout)
         if not line.startswith("lineup "):
-            raise SeatError(End.ILLEGAL, f"expected a lineup, got {line[:60]!r}")
+            raise Forfeit(End.ILLEGAL, f"expected a lineup, got {line[:60]!r}")
         text = line[7:].strip()
         if given and short_lineup(text) != short_lineup(given):
-            raise SeatError(End.ILLEGAL, f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
+            raise Forfeit(End.ILLEGAL, f"dealt {short_lineup(given)}, answered another lineup {text[:40]!r}")
         return text
 
     def begin(self, visible: dict[int, str]) -> None:
@@ -375,7 +352,7 @@ class CcgcSeat(PipeSeat):
 
     def open(self, board: Board, seat: int, rules: Rules, time_ms: int, movetime_ms: int) -> None:
         if board.variant != "2p":
-            raise SeatError(End.ILLEGAL, "CCGC engines play only the two-player game")
+            raise Forfeit(End.ILLEGAL, "CCGC engines play only the two-player game")
         self.board = board
         self.seat = seat
         self.last = "0000 3 00"
@@ -384,7 +361,7 @@ class CcgcSeat(PipeSeat):
         self.send("INFO 1.0")
         line = self.read(self.handshake)
         if not line.startswith("NAME"):
-            raise SeatError(End.ILLEGAL, f"expected NAME, got {line[:60]!r}")
+            raise Forfeit(End.ILLEGAL, f"expected NAME, got {line[:60]!r}")
         self.name = line[4:].strip() or self.command
         self.send(f"START {seat} {max(1, time_ms // 1000)} {rules.nocapture}")
 
@@ -392,7 +369,7 @@ class CcgcSeat(PipeSeat):
         # CCGC has no way to impose a lineup: the engine always deploys its own.
         line = self.read(timeout)
         if not line.startswith("ARRAY "):
-            raise SeatError(End.ILLEGAL, f"expected ARRAY, got {line[:60]!r}")
+            raise Forfeit(End.ILLEGAL, f"expected ARRAY, got {line[:60]!r}")
         return line[6:].strip()
 
     def begin(self, visible: dict[int, str]) -> None:

@@ -14,10 +14,10 @@ import threading
 import time
 from typing import Optional
 
-from engine_core.ends import End
+from engine_core.ends import End, Forfeit
 from junqi_protocol.board import Board
 from junqi_protocol.game import Rules
-from junqi_protocol.seats import SeatError, SilentSeat
+from junqi_protocol.seats import SilentSeat
 from junqi_protocol.lineups import strong_lineup
 from junqi_protocol.rules import LINEUP_SLOTS, check_lineup, short_lineup, why_illegal
 from junqi_protocol.view import Watch, board_data
@@ -64,7 +64,7 @@ class HumanSeat(SilentSeat):
             with self.cond:
                 self.settling = False
         if answer is None:
-            raise SeatError(End.NO_ANSWER, f"no lineup from the browser within {self.lineup_ms} ms (the game clock)")
+            raise Forfeit(End.NO_ANSWER, f"no lineup from the browser within {self.lineup_ms} ms (the game clock)")
         return answer
 
     def offer_lineup(self, text: str) -> Optional[str]:
@@ -110,7 +110,7 @@ class HumanSeat(SilentSeat):
             with self.cond:
                 self.asking = 0
         if answer is None:
-            raise SeatError(End.NO_ANSWER, f"no move from the browser within {min(time_left_ms, movetime_ms)} ms")
+            raise Forfeit(End.NO_ANSWER, f"no move from the browser within {min(time_left_ms, movetime_ms)} ms")
         return answer
 
     def offer_move(self, ask_id: int, move: str) -> Optional[str]:

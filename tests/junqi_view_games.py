@@ -85,7 +85,7 @@ class GatedGame:
 
     def _run(self, players: list[BuiltinSeat]) -> None:
         try:
-            self.game = self.referee.play(1, list(players))
+            self.game = self.referee.play(1, list(players))[1]
         finally:
             self.out.close()
 

@@ -33,7 +33,7 @@ def ucci_seat(command: list[str]) -> Wait:
 
 
 def match_seat(command: list[str]) -> Wait:
-    seat = MatchSeat(XEngine(tuple(command), "uci", (), depth=1), None, [])
+    seat = MatchSeat(XEngine(tuple(command), "uci", (), depth=1), None)
     return lambda: seat.think(START_FEN, [], 0, 0, 0)
 
 

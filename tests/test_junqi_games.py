@@ -16,8 +16,8 @@ def test_hundred_random_games(variant, seats):
     buf = io.StringIO()
     ref = Referee(variant, "", Recorder(buf))
     for g in range(1, 101):
-        game = ref.play(g, [BuiltinSeat("random", g * 10 + s) for s in range(seats)])
-        assert game.over and game.reason in ENDINGS
+        result, game = ref.play(g, [BuiltinSeat("random", g * 10 + s) for s in range(seats)])
+        assert game.over and result.reason == game.reason and result.reason in ENDINGS
     games = read_games(buf.getvalue().splitlines())
     assert len(games) == 100
     for lines in games:

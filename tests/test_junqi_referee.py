@@ -300,15 +300,16 @@ def test_ccgc_end_codes_follow_the_2012_specification():
 
 
 def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
-    from junqi_protocol.seats import SeatError, JunqiSeat
+    from engine_core.ends import End, Forfeit
+    from junqi_protocol.seats import JunqiSeat
 
     player = JunqiSeat("yes stale")  # prints 'stale' for ever
     player._start()
     player.resync()  # as after a timeout: every line until readyok is stale
     player.drain()  # takes what is there, however fast more comes
-    with pytest.raises(SeatError) as caught:
+    with pytest.raises(Forfeit) as caught:
         player.read(0.5)
-    assert caught.value.reason == "timeout"
+    assert caught.value.end is End.NO_ANSWER and str(caught.value) == "no reply within 0.5s"
     dropped = player.take_dropped()
     assert dropped[:20] == ["stale"] * 20 and dropped[20].startswith("... and ")
     player.close()

@@ -418,7 +418,7 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
     import time
 
     from junqi_protocol.game import Rules
-    from junqi_protocol.seats import SeatError
+    from engine_core.ends import Forfeit
     from junqi_protocol.view_human import HumanSeat
 
     def swap(text: str, i: int, j: int) -> str:
@@ -455,7 +455,7 @@ def test_a_persons_lineup_is_refused_for_each_rule_it_breaks_and_the_seat_waits_
         late = HumanSeat(watch, "late")
         late.open(Board("2p"), 1, Rules("2p", ""), 300, 10_000)
         t0 = time.monotonic()
-        with pytest.raises(SeatError, match="no lineup from the browser within 300 ms"):
+        with pytest.raises(Forfeit, match="no lineup from the browser within 300 ms"):
             late.lineup("", 10.0)
         assert time.monotonic() - t0 < 5
     finally:

@@ -3,7 +3,7 @@
 The game itself is ``ucci_engine.referee.play_game`` (legality, clocks, mate, the league repetition
 rule, 60 moves without a capture, resignation, the ply limit); this module sits each engine on a
 ``ucci_engine.seats.MatchSeat`` (either dialect; a fixed depth or node count if asked, for results that
-do not depend on the machine's speed; its stderr and the time of every move kept) and writes each game
+do not depend on the machine's speed; its stderr kept) and writes each game
 as a PGN that the ``cchess`` package and ElephantEye-style GUIs read back (``[Format "ICCS"]``, moves as
 ``H2-E2``).
 
@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Optional
 
 from engine_core.arena import Job, Outcome, engine_log
 from engine_core.args import UsageError, positive_int
-from engine_core.ends import End, Forfeit
+from engine_core.ends import Forfeit
 from engine_core.matchcli import engine_command, read_book
 from ucci_engine.position import START_FEN, Position
-from ucci_engine.referee import GameResult, play_game, time_control
+from engine_core.referee import Result
+from ucci_engine.referee import play_game, time_control
 from ucci_engine.seats import MatchSeat, XEngine
 
 if TYPE_CHECKING:
@@ -131,32 +132,26 @@ class XiangqiSetup:
     def play(self, job: Job) -> Outcome:
         order = (1, 0) if job.swapped else (0, 1)  # engine index playing red, black
         fen = self.fens[job.opening]
-        times: list[int] = []
         seats: list[MatchSeat] = []
         try:
             for colour, engine in zip(("red", "black"), order):
                 try:
-                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour), times))
+                    seats.append(MatchSeat(self.engines[engine], self.log(job, colour)))
                 except Forfeit as exc:
-                    lost = len(seats)  # the colour that did not start loses
-                    result = GameResult(float(lost), f"{colour} did not start: {exc}", [], exc.end)
-                    return self.outcome(job, order, fen, result, times)
-            result = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
+                    # the colour that did not start loses
+                    return self.outcome(job, order, fen, Result.forfeit(len(seats), f"{colour} did not start: {exc}", exc.end), [], [])
+            result, game = play_game(seats[0], seats[1], self.base_ms, self.inc_ms, self.max_plies, fen)
         finally:
             for seat in seats:
                 seat.close()
-        return self.outcome(job, order, fen, result, times)
+        return self.outcome(job, order, fen, result, game.moves, game.times)
 
-    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: GameResult, times: list[int]) -> Outcome:
-        """The game for the runner; a forfeit is the loser's (red lost when red scored 0)."""
-        forfeits: list[tuple[int, End]] = [] if result.end is End.RESULT else [(order[int(result.score)], result.end)]
-        score = result.score if order[0] == 0 else 1.0 - result.score
+    def outcome(self, job: Job, order: tuple[int, int], fen: str, result: Result, moves: list[str], times: list[int]) -> Outcome:
+        """The game for the runner, with its PGN."""
         tc = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
-        text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, result.moves,
-                                times[:len(result.moves)], {1.0: "1-0", 0.0: "0-1"}.get(result.score, "1/2-1/2"),
-                                result.reason, tc))
-        return Outcome(job.number, score, result.reason, len(result.moves), forfeits, {f"game{job.number:05d}.pgn": text},
-                       result.end)
+        text = pgn_text(PgnGame(job.number, (self.names[order[0]], self.names[order[1]]), fen, moves,
+                                times, {0: "1-0", 1: "0-1"}.get(result.winner, "1/2-1/2"), result.reason, tc))
+        return Outcome.of(job.number, result, order, len(moves), {f"game{job.number:05d}.pgn": text})
 
 
 def add_options(p: ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """A xiangqi game between two UCCI engine processes, our :class:`Position` as referee.
 
-Every move is checked for legality, clocks are kept from the wall time between ``go`` and
-``bestmove``, and games end by mate or stalemate, the league repetition rule at the fourth
+Every move is checked for legality, clocks are kept from the wall time of each request (the core's
+loop times it; a search to a fixed depth or node count costs no clock), and games end by mate or stalemate, the league repetition rule at the fourth
 occurrence, 60 moves without a capture, resignation, a move over time, or adjudication as a draw
 after the ply limit. The loop is the core's, :func:`engine_core.referee.play`; this module holds
 xiangqi's rules for it (:class:`XiangqiRules`) and :func:`play_game`, which plays one game with them. The
@@ -19,19 +19,12 @@ from ucci_engine.position import START_FEN, Position
 from ucci_engine.seats import UcciSeat
 
 COLOURS = ("red", "black")
-SCORE = {0: 1.0, 1: 0.0, -1: 0.5}  # red's score when seat 0, seat 1 or no one won
-WINNER = {score: winner for winner, score in SCORE.items()}
-
-
-class GameResult:
-    """Red's score (1 win, 0.5 draw, 0 loss), the reason as the record's text, the moves, and how the game
-    ended for the side that lost it (:attr:`End.RESULT` when by the rules)."""
-
-    def __init__(self, score: float, reason: str, moves: list[str], end: End = End.RESULT) -> None:
-        self.score = score
-        self.reason = reason
-        self.moves = moves
-        self.end = end
+# The record's text for a forfeit by how it came: on time (the loop's clock, or a seat silent past it),
+# or no move at all (no answer to a search to a fixed limit, or a crash; worded as records have always
+# shown it); an illegal reply's own message is its text.
+FORFEIT_WORDS = {End.TIME: "{colour} over time", End.NO_ANSWER: "no move from {colour}: ''",
+                 End.CRASH: "no move from {colour}: ''"}
+WINNER = {1.0: 0, 0.0: 1, 0.5: -1}  # the seat that won (-1 none) for red's score
 
 
 def repetition_verdict(pos: Position) -> Optional[float]:
@@ -50,8 +43,8 @@ def repetition_verdict(pos: Position) -> Optional[float]:
 
 class XiangqiRules:
     """Xiangqi's rules for :func:`engine_core.referee.play`: red (seat 0) and black on :class:`UcciSeat`,
-    the moves as the record, the end by mate, repetition, 60 quiet moves or the ply limit checked before
-    each turn."""
+    the moves and each one's ms as the record, the end by mate, repetition, 60 quiet moves or the ply
+    limit checked before each turn."""
 
     seats = 2
 
@@ -62,6 +55,7 @@ class XiangqiRules:
         self.start_fen = start_fen
         self.pos = Position.from_fen(start_fen)
         self.moves: list[str] = []
+        self.times: list[int] = []
 
     def open(self, seat: int) -> None:
         return None  # a UcciSeat finished its handshake when it started
@@ -82,32 +76,34 @@ class XiangqiRules:
     def turn(self) -> int:
         return self.pos.side
 
-    def ask(self, seat: int, clocks: list[int]) -> tuple[str, int]:
-        line, spent = self.players[seat].think(self.start_fen, self.moves, clocks[seat], self.inc_ms, clocks[seat ^ 1])
-        return line, int(spent * 1000)
+    def ask(self, seat: int, clocks: list[int]) -> str:
+        return self.players[seat].think(self.start_fen, self.moves, clocks[seat], self.inc_ms, clocks[seat ^ 1])
+
+    def cost(self, seat: int, ms: int) -> int:
+        return 0 if self.players[seat].limited else ms
 
     def apply(self, seat: int, line: str, ms: int) -> Optional[Result]:
         words = line.split()
         if len(words) < 2 or words[0] != "bestmove":
-            end = End.ILLEGAL if line else self.players[seat].silence(End.NO_ANSWER)
-            raise Forfeit(end, f"no move from {COLOURS[seat]}: {line!r}")
+            raise Forfeit(End.ILLEGAL, f"no move from {COLOURS[seat]}: {line!r}")
         if "resign" in words[2:]:
             return Result(1 - seat, "resigned")
         if not self.pos.push_name(words[1]):
             raise Forfeit(End.ILLEGAL, f"illegal move {words[1]}")
         self.moves.append(words[1])
+        self.times.append(ms)
         return None
 
-    def forfeited(self, seat: int, exc: Forfeit) -> Result:
-        # Only the loop's clock forfeits on time here; every other forfeit's message is the record's text.
-        return Result.forfeit(seat, f"{COLOURS[seat]} over time" if exc.end is End.TIME else str(exc), exc.end)
+    def forfeited(self, seat: int, exc: Forfeit, left: int) -> Result:
+        return Result.forfeit(seat, FORFEIT_WORDS.get(exc.end, "{reason}").format(colour=COLOURS[seat], reason=exc), exc.end)
 
 
-def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int, start_fen: str = START_FEN) -> GameResult:
-    """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`."""
+def play_game(red: UcciSeat, black: UcciSeat, base_ms: int, inc_ms: int, max_plies: int,
+              start_fen: str = START_FEN) -> tuple[Result, XiangqiRules]:
+    """One game on the core's loop (:func:`engine_core.referee.play`) under :class:`XiangqiRules`: its
+    result (seat 0 red) and the rules object, whose ``moves`` and ``times`` are its record."""
     rules = XiangqiRules(red, black, inc_ms, max_plies, start_fen)
-    result = core.play(rules, Clock(base_ms, inc_ms))
-    return GameResult(SCORE[result.winner], result.reason, rules.moves, result.end)
+    return core.play(rules, Clock(base_ms, inc_ms)), rules
 
 
 def time_control(text: str) -> tuple[int, int]:

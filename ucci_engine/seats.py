@@ -5,12 +5,11 @@ core's :class:`engine_core.seat.EngineSeat`.
 """
 
 import shlex
-import time
 from dataclasses import dataclass
 from typing import Optional
 
-from engine_core.ends import Forfeit
-from engine_core.seat import EngineSeat
+from engine_core.ends import End, Forfeit
+from engine_core.seat import EngineSeat, within
 
 HANDSHAKE_SECONDS = 30.0
 
@@ -25,6 +24,8 @@ class UcciSeat(EngineSeat):
     Starting it waits for the handshake; an engine that cannot start, or does not finish its
     handshake within :data:`HANDSHAKE_SECONDS`, raises :class:`Forfeit` (a crash, or no answer).
     """
+
+    limited = False  # searches to a fixed depth or node count, so its moves cost no clock (MatchSeat)
 
     def __init__(self, command: list[str], options: dict[str, str], log: Optional[str] = None) -> None:
         self.start(shlex.join(command), log)
@@ -45,17 +46,9 @@ class UcciSeat(EngineSeat):
     def expect(self, word: str) -> None:
         """Wait for a handshake reply; Forfeit naming the command and the word when none comes."""
         try:
-            self.reply(time.monotonic() + HANDSHAKE_SECONDS, lambda line: line.startswith(word))
+            self.reply(within(HANDSHAKE_SECONDS), lambda line: line.startswith(word))
         except Forfeit as exc:
             raise Forfeit(exc.end, f"{self.command}: no {word}") from None
-
-    def wait_for_move(self, timeout: float) -> str:
-        """The next ``bestmove`` (or ``nobestmove``) line within ``timeout`` seconds; '' when none came."""
-        deadline = time.monotonic() + timeout
-        while (line := self.line(deadline)) is not None:
-            if is_bestmove(line):
-                return line
-        return ""
 
     def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
         return f"go time {mine} increment {inc} opptime {theirs} oppincrement {inc}"
@@ -64,14 +57,13 @@ class UcciSeat(EngineSeat):
         """Seconds to wait for a move with ``mine`` ms on the clock: past the clock, the move is lost anyway."""
         return mine / 1000 + 2.0
 
-    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        """The reply to ``go`` (a ``bestmove`` line, or '' when none came in time) and the seconds taken."""
+    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> str:
+        """The engine's ``bestmove`` (or ``nobestmove``) line; a :class:`Forfeit` when none comes within
+        :meth:`patience`: on time (past its clock), no answer (searching to a fixed limit), or a crash."""
         red_to_move = (fen.split()[1:2] != ["b"]) == (len(moves) % 2 == 0)
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        start = time.monotonic()
         self.send(self.go(red_to_move, mine, inc, theirs))
-        line = self.wait_for_move(self.patience(mine))
-        return line, time.monotonic() - start
+        return self.reply(within(self.patience(mine)), is_bestmove, End.NO_ANSWER if self.limited else End.TIME)
 
     def close(self) -> None:
         self.stop("quit", grace=3.0)
@@ -92,9 +84,9 @@ class MatchSeat(UcciSeat):
     """The seat ``sanqi match`` gives a xiangqi engine: a :class:`UcciSeat` that may speak UCI instead,
     search to a fixed limit and keep its stderr."""
 
-    def __init__(self, engine: XEngine, log: Optional[str], times: list[int]) -> None:
+    def __init__(self, engine: XEngine, log: Optional[str]) -> None:
         self.engine = engine
-        self.times = times  # milliseconds per ply, shared by both players of a game
+        self.limited = bool(engine.depth or engine.nodes)
         super().__init__(list(engine.command), dict(engine.options), log)
 
     def handshake(self, options: dict[str, str]) -> None:
@@ -108,10 +100,6 @@ class MatchSeat(UcciSeat):
         self.send("isready")
         self.expect("readyok")
 
-    @property
-    def limited(self) -> bool:
-        return bool(self.engine.depth or self.engine.nodes)
-
     def go(self, red_to_move: bool, mine: int, inc: int, theirs: int) -> str:
         if self.engine.depth:
             return f"go depth {self.engine.depth}"
@@ -124,9 +112,3 @@ class MatchSeat(UcciSeat):
 
     def patience(self, mine: int) -> float:
         return HANDSHAKE_SECONDS * 10 if self.limited else super().patience(mine)
-
-    def think(self, fen: str, moves: list[str], mine: int, inc: int, theirs: int) -> tuple[str, float]:
-        """As :meth:`UcciSeat.think`, the time kept in ``times``; a search to a fixed limit costs no clock."""
-        line, spent = super().think(fen, moves, mine, inc, theirs)
-        self.times.append(int(spent * 1000))
-        return line, 0.0 if self.limited else spent
