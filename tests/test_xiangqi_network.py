@@ -117,17 +117,18 @@ def test_with_the_network_the_evaluation_is_the_hand_made_one_plus_its_output() 
     assert learned.evaluate() == red + nn_output(net, learned.acc) + TEMPO
 
 
-def test_the_option_switches_the_network_on_for_the_game_and_off_again() -> None:
+def test_the_network_is_on_by_default_and_the_option_switches_it_off_for_the_game_and_on_again() -> None:
     engine = Engine()
     engine.set_position(MIDDLE_GAME, ["b6c8"])
-    hand = engine.static_eval()
-    engine.set_network(True)
     assert engine.position.net is not None
-    engine.set_position(MIDDLE_GAME, ["b6c8", "a9a8"])
-    assert engine.position.net is not None  # a new position keeps the option
+    learned = engine.static_eval()
     engine.set_network(False)
+    assert engine.position.net is None and engine.static_eval() != learned
+    engine.set_position(MIDDLE_GAME, ["b6c8", "a9a8"])
+    assert engine.position.net is None  # a new position keeps the option
+    engine.set_network(True)
     engine.set_position(MIDDLE_GAME, ["b6c8"])
-    assert engine.position.net is None and engine.static_eval() == hand
+    assert engine.position.net is not None and engine.static_eval() == learned
 
 
 @pytest.mark.parametrize("text", ["", "hidden 2\nbias 1\nout 1 2\n", "hidden 1\nbias 0\nout 1\nw 5 0 1 2\n",

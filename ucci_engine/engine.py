@@ -60,6 +60,14 @@ InfoSink = Callable[[int, int, int, int, int, int, list[str]], None]
 DoneSink = Callable[[Optional[SearchAnswer]], None]
 
 
+def shipped_network() -> Optional[Network]:
+    """The shipped network, or None (the hand-made evaluation alone) when its file cannot be read."""
+    try:
+        return load_network()
+    except (OSError, ValueError):
+        return None
+
+
 class Engine:
     def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
         """``on_error`` hears of an exception that ends a search or perft (the move is still handed over)."""
@@ -67,7 +75,9 @@ class Engine:
         self.searcher = Searcher(self.tt)
         self.worker = Worker(on_error)
         self.style = "normal"
-        self.net: Optional[Network] = None  # the learned evaluation, when the UseNN option is on
+        # The learned evaluation, on by default since 28 November 2026 (an SPRT at 10 s + 0.1 s against
+        # the hand-made one alone, docs/results/xiangqi.md); None when UseNN is off or the file is unreadable.
+        self.net: Optional[Network] = shipped_network()
         self.noise = 0
         self.skill = 20
         self.multipv = 1
@@ -76,7 +86,7 @@ class Engine:
         # After a timed move: the game it was played in and the clock expected at the next go.
         self._clock_after: Optional[tuple[tuple[str, list[str]], int]] = None
         self._clock_now: Optional[tuple[tuple[str, list[str]], int, int, float]] = None  # game, left, inc, go time
-        self.position = Position.from_fen(START_FEN)
+        self.position = Position.from_fen(START_FEN, self.style, self.net)
         self.game: tuple[str, list[str]] = (START_FEN, [])  # how ``position`` was last given
         self.banned: list[int] = []
         self._halt = threading.Event()  # set to end a perft

@@ -238,7 +238,7 @@ class UcciProtocol(Dialect):
         send("option newgame type button")
         send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
         send("option style type combo " + " ".join(f"var {s}" for s in STYLES) + " default normal")
-        send("option usenn type check default false")
+        send("option usenn type check default true")
         send("ucciok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -397,7 +397,7 @@ class UciProtocol(Dialect):
         send("option name Clear Hash type button")
         send("option name Skill Level type spin default 20 min 0 max 20")
         send("option name OwnBook type check default false")
-        send("option name UseNN type check default false")
+        send("option name UseNN type check default true")
         send("uciok")
 
     def cmd_setoption(self, args: list[str]) -> None:
