@@ -59,9 +59,11 @@ def test_a_xiangqi_game_on_the_core_loop_ends_typed(red_script: list[str], winne
 
 def test_a_xiangqi_seat_over_its_clock_loses_on_time_and_the_increment_counts() -> None:
     # 0.5 s a move on 1 s + 0.1 s: 1000 - 500 + 100 = 600, then 200, then -300 on red's third move.
-    slow, game = xiangqi.play_game(ScriptedSeat([], 0.5), ScriptedSeat([], 0.01), 1000, 100, 40)  # type: ignore[arg-type]
-    assert (slow.winner, slow.reason, slow.end, len(game.moves)) == (1, "red over time", End.TIME, 4)
-    assert min(game.times[0::2]) >= 500  # the loop timed the seat's replies
+    # Red takes 600 ms a move on 1 s + 0.1 s: its first move leaves 500 ms however late a loaded machine
+    # wakes it (up to 400 ms), and its second can never fit in them.
+    slow, game = xiangqi.play_game(ScriptedSeat([], 0.6), ScriptedSeat([], 0.01), 1000, 100, 40)  # type: ignore[arg-type]
+    assert (slow.winner, slow.reason, slow.end, len(game.moves)) == (1, "red over time", End.TIME, 2)
+    assert min(game.times[0::2]) >= 600  # the loop timed the seat's replies
     black, game = xiangqi.play_game(ScriptedSeat([]), ScriptedSeat([], 0.5), 1000, 100, 40)  # type: ignore[arg-type]
     assert (black.winner, black.reason, black.end, len(game.moves)) == (0, "black over time", End.TIME, 5)
 
