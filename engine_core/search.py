@@ -447,13 +447,19 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _order(self, moves: list[int], captures: list[int], tt_move: int, ply: int, counter: int, every: bool) -> list[float]:
+    def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64, every: bool) -> list[float]:
         """Moves packed with their priority in the high bits, negated as floats (see ORDER_SHIFT), the best first
         (the rest in no order): the hash move, winning and even captures (``captures``:
         :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves by history, losing captures.
         Without ``every``, only the best (none without moves)."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
+        # As i64, like the hash and counter moves, each is unboxed once a call, not once a move: the search 0.9 %
+        # fewer instructions (callgrind, bench positions to depth 7).
+        newest: i64
+        second: i64
+        third: i64
+        oldest: i64
         newest, second, third, oldest = killers
         history = self.history
         keyed: list[float] = [0.0] * len(moves) if every else []  # filled in place: appending would grow the list several times
