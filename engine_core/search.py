@@ -49,6 +49,7 @@ ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priori
 # as ints, 111 M as floats, the search 8.6 % fewer in all (callgrind, docs/results/xiangqi.md).
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
+NO_KEYS: Final[list[float]] = []  # a node's sorted order keys until it needs them (never changed)
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
@@ -64,6 +65,21 @@ def killer_rank(killers: list[int], move: int) -> int:
         if killers[slot] == move:
             return KILLER_SLOTS - slot
     return 0
+
+
+def sorted_keys(keys: vec[i64], count: i64) -> list[float]:
+    """The first ``count`` order keys as negated floats (see ORDER_SHIFT), sorted: the best first.
+
+    >>> sorted_keys(vec[i64]([3 << ORDER_SHIFT | 9, 5 << ORDER_SHIFT | 2, 3 << ORDER_SHIFT | 7, 1]), 3) == [
+    ...     -(5 << ORDER_SHIFT | 2), -(3 << ORDER_SHIFT | 9), -(3 << ORDER_SHIFT | 7)]
+    True
+    """
+    ordered: list[float] = [0.0] * count  # filled in place: appending would grow the list several times
+    i: i64
+    for i in range(count):
+        ordered[i] = -float(keys[i])
+    ordered.sort()
+    return ordered
 
 
 class Limits:
@@ -115,6 +131,7 @@ class Searcher:
         self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
+        self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
 
@@ -338,13 +355,13 @@ class Searcher:
                 tt_move = entry_move(entry)
         counter = self.counters[self.played[ply - 1]]
         moves = pos.moves()
-        # Below depth 2 the first move's subtree leaves the history as it is (nodes at depth 0 reward
-        # with a bonus of 0), unless it is searched a ply deeper for giving check: the other moves'
-        # keys, read from the history, can wait until a second move is needed. Most nodes end with
-        # their first, and boxing the keys (wide ints) is much of the ordering's cost.
-        lazy = depth <= 1
         captures = pos.capture_orders(moves)
-        ordered = self._order(moves, captures, tt_move, ply, counter, not lazy)
+        # Every key is made now, before the first move's subtree changes the history, into the ply's
+        # native buffer; most nodes end with their first move, so the keys become a list to sort
+        # only when a second is needed.
+        first = self._order(moves, captures, tt_move, ply, counter)
+        keys = self.keys[ply]
+        ordered: list[float] = NO_KEYS
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
@@ -353,13 +370,13 @@ class Searcher:
         old_alpha = alpha
         quiets: list[int] = []
         for n in range(len(moves)):
-            if n == 1:
-                if lazy:
-                    ordered = self._order(moves, captures, tt_move, ply, counter, True)
-                    lazy = False
-                # _order put the best first and most nodes end with it: the rest are sorted only now.
-                ordered.sort()
-            packed: i64 = -int(ordered[n])
+            packed: i64
+            if n == 0:
+                packed = keys[first]
+            else:
+                if n == 1:
+                    ordered = sorted_keys(keys, len(moves))
+                packed = -int(ordered[n])
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -387,10 +404,6 @@ class Searcher:
             legal += 1
             gives_check = pos.in_check()
             new_depth = depth - 1 + (1 if gives_check else 0)
-            if lazy and new_depth > 0:
-                # The first move checks from depth 1: its subtree may reward, so the keys are read now.
-                ordered = self._order(moves, captures, tt_move, ply, counter, True)
-                lazy = False
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
@@ -447,11 +460,10 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64, every: bool) -> list[float]:
-        """Moves packed with their priority in the high bits, negated as floats (see ORDER_SHIFT), the best first
-        (the rest in no order): the hash move, winning and even captures (``captures``:
-        :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves by history, losing captures.
-        Without ``every``, only the best (none without moves)."""
+    def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
+        """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
+        and return where the best is (0 without moves): the hash move, winning and even captures (``captures``:
+        :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves by history, losing captures."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         # As i64, like the hash and counter moves, each is unboxed once a call, not once a move: the search 0.9 %
@@ -462,8 +474,11 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keyed: list[float] = [0.0] * len(moves) if every else []  # filled in place: appending would grow the list several times
-        top: i64 = 0  # the best key so far, and where (found while the keys are native ints)
+        keys = self.keys[ply]
+        if len(keys) < len(moves):
+            keys = vec[i64]([0] * (2 * len(moves)))
+            self.keys[ply] = keys
+        top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
         m: i64
@@ -471,8 +486,6 @@ class Searcher:
         p: i64
         for i, (m, c) in enumerate(zip(moves, captures)):
             if m == tt_move:
-                if not every:
-                    return [-float((TT_MOVE_ORDER << ORDER_SHIFT) | m)]  # nothing ranks above the hash move
                 p = TT_MOVE_ORDER
             elif c > 0:
                 p = CAPTURE_ORDER + c
@@ -492,14 +505,8 @@ class Searcher:
             if key > top or i == 0:
                 top = key
                 at = i
-            if every:
-                keyed[i] = -float(key)
-        if not every:
-            return [-float(top)] if moves else keyed
-        if at:
-            keyed[at] = keyed[0]
-            keyed[0] = -float(top)
-        return keyed
+            keys[i] = key
+        return at
 
     def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int, checks: bool) -> int:
         """Captures that do not lose material, all moves in check, and at the first ply (``checks``)
