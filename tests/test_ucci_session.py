@@ -67,10 +67,10 @@ def test_setoption_in_bare_and_name_value_forms(session_factory) -> None:
 def test_time_in_seconds_and_in_milliseconds() -> None:
     ucci = UcciProtocol()
     go = ucci.parse_go(["time", "2", "increment", "1", "opptime", "3", "movestogo", "5"])
-    assert (go.clock.left, go.clock.inc, go.clock.opp_left, go.clock.movestogo) == (2000, 1000, 3000, 5)
+    assert (go.left, go.inc, go.opp_left, go.movestogo) == (2000, 1000, 3000, 5)
     ucci.millis = True
     go = ucci.parse_go(["time", "400", "movestogo", "1", "opptime", "300", "oppmovestogo", "1"])
-    assert (go.clock.left, go.clock.inc, go.clock.opp_left, go.clock.movestogo) == (400, 0, 300, 1)
+    assert (go.left, go.inc, go.opp_left, go.movestogo) == (400, 0, 300, 1)
 
 
 def test_go_nodes_stops_near_its_count(session_factory) -> None:

@@ -45,9 +45,9 @@ def test_the_clock_of_the_side_to_move_is_used() -> None:
     uci = UciProtocol()
     uci.engine.set_position(START_FEN, ["h2e2"])  # black to move
     go = uci.parse_go(["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "7"])
-    assert (go.clock.left, go.clock.opp_left, go.clock.inc, go.clock.movestogo) == (2000, 1000, 20, 7)
+    assert (go.left, go.opp_left, go.inc, go.movestogo) == (2000, 1000, 20, 7)
     limits = uci.engine.limits_for(uci.parse_go(["movetime", "300"]))
-    assert limits.hard_ms <= 300 - uci.engine.overhead_ms
+    assert limits.hard_ms <= 300 - uci.engine.time.overhead
 
 
 def test_searchmoves_restricts_the_root(session_factory) -> None:
