@@ -6,8 +6,6 @@ from conftest import Session, greeted, plays_legally
 from ucci_engine.position import START_FEN
 from ucci_engine.protocol import UciProtocol
 
-SLOW = 60  # seconds: how long a loaded machine may take to answer, far above the usual
-
 
 def uci(make) -> Session:
     return greeted(make, "uci", "uciok")
@@ -59,12 +57,9 @@ def test_searchmoves_restricts_the_root(session_factory) -> None:
 
 def test_skill_level_still_plays_legal_moves(session_factory) -> None:
     s = uci(session_factory)
-    s.send("setoption name Skill Level value 0")
-    s.send("setoption name Move Overhead value 100")
-    s.send("setoption name Hash value 4")
-    s.send("setoption name Threads value 1")
-    s.send("setoption name Ponder value true")
-    s.send("setoption name Clear Hash")
+    for option in ("Skill Level value 0", "Move Overhead value 100", "Hash value 4", "Threads value 1", "Ponder value true",
+                   "Clear Hash"):
+        s.send(f"setoption name {option}")
     s.send("position startpos")
     s.send("go depth 5")
     assert plays_legally(START_FEN, [], s.expect("bestmove")[0].split()[1])
