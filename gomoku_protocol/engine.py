@@ -126,6 +126,7 @@ class Engine(Front):
         self.received = 0.0  # when the current command (a board block: its DONE) arrived
         self.startup = 0.0  # seconds from the process's start to the session's first line
         self.setup_spent = 0.0  # seconds spent handling commands before the first move request
+        self.setup_until = 0.0  # when the time counted in startup and setup_spent ends (a ``perf_counter`` time)
         self.first_move = True
         self.rng = random.Random()
 
@@ -134,6 +135,7 @@ class Engine(Front):
     def session_started(self) -> None:
         """The session's first line is here: the first move pays for the process's start-up."""
         self.startup = process_age()
+        self.setup_until = time.perf_counter()
 
     def arrived(self, at: float) -> None:
         """A command (``perf_counter`` ``at``, the protocol's ``Channel.arrived``; 0: now) is here: a
@@ -143,7 +145,11 @@ class Engine(Front):
     def handled(self) -> None:
         """A command was handled: until the first move, the commands' time is the first move's too."""
         if self.first_move:
-            self.setup_spent += time.perf_counter() - self.received
+            # From its arrival, less what it waited while the start-up or the command before it was
+            # counted already (lines that come together would count each other's time again).
+            now = time.perf_counter()
+            self.setup_spent += now - max(self.received, self.setup_until)
+            self.setup_until = now
 
     def _commit(self) -> None:
         self.committed = Committed(self.rule, self.position)
@@ -236,7 +242,7 @@ class Engine(Front):
         arrival, and for the process's first move earlier by its start-up and the commands before it,
         as the manager's clock ran from the process's start."""
         if self.first_move:
-            return self.received - self.startup - self.setup_spent
+            return max(self.received, self.setup_until) - self.startup - self.setup_spent
         return self.received
 
     def limits(self) -> tuple[int, int]:

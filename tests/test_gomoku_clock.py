@@ -169,6 +169,19 @@ def test_the_first_move_pays_for_the_process_start_up() -> None:
 
 
 
+def test_commands_that_came_together_count_each_other_s_time_once() -> None:
+    # A command queued while the start-up (or the command before it) was being counted: the first move
+    # pays for that wait once, not again as the command's own time.
+    e = engine("timeout_turn 1000")
+    e.first_move, e.startup, e.setup_spent = True, 0.5, 0.0
+    e.setup_until = time.perf_counter()
+    e.arrived(e.setup_until - 0.4)  # it came 0.4 s before the time counted so far ends
+    counted_to = e.setup_until
+    e.handled()
+    assert 0.0 <= e.setup_spent <= time.perf_counter() - counted_to
+    assert e.asked() == pytest.approx(e.setup_until - 0.5 - e.setup_spent)  # from the end of what was counted
+
+
 def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
     e = engine("timeout_turn 30000", "timeout_match 180000")
     e.arrived(time.perf_counter() - 1.5)  # a move asked for 1.5 s ago
