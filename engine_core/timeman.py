@@ -1,12 +1,13 @@
 """Time manager: a soft limit (don't start another iteration) and a hard limit (stop now).
 
-Two clock forms: a game clock with an increment and a time a move, as UCCI/UCI's ``go`` and the
-junqi referee's give it (:class:`GameClock`, read by :func:`game_limits` for xiangqi and by
-:func:`share_limits` for junqi), and Gomocup's limit a turn and a game (:class:`TurnClock`,
-:func:`turn_limits`); each is a small request the protocol fills and the time manager reads, as
-Stockfish's ``LimitsType``. The lag that a move's answer meets beyond the engine's own watch is
-measured by one :class:`LagMeter` in every game; the CPU share a process gets on a shared machine,
-by :class:`CpuShare`.
+Each game's engine holds one :class:`TimeManager`. It reads one request type, :class:`MoveRequest` (a game
+clock with increment as UCCI/UCI's ``go`` and the junqi referee's give it, a fixed time a move,
+Gomocup's turn and match budgets, nodes and depth), which the protocol fills as Stockfish's
+``LimitsType``; it is begun with the moment the request's line arrived and gives the move's soft and
+hard limits (a :class:`Budget`) by the game's rule (:data:`INCREMENT` for xiangqi, :data:`SHARE` for
+junqi, :data:`TURN` for gomoku), and it is told when the answer went out, so that the lag a move's
+answer meets beyond the engine's own watch is measured once, by one :class:`LagMeter`, for every game.
+The CPU share a process gets on a shared machine is measured by :class:`CpuShare`.
 
 All figures are milliseconds. Three things keep a short game (6 s + 0.1 s) off the flag on a busy
 machine, where a move may reach the GUI a few hundred milliseconds after the search ends:
@@ -20,7 +21,7 @@ machine, where a move may reach the GUI a few hundred milliseconds after the sea
 
 import time
 from dataclasses import dataclass
-from typing import Final, Optional
+from typing import Callable, Final, NamedTuple, Optional
 
 HORIZON: Final = 30  # moves the clock is shared over when the control gives no movestogo
 RESERVE_MOVES: Final = 20  # the clock kept back, in move overheads (1 s with the usual 50 ms)
@@ -93,13 +94,19 @@ class LagMeter:
 
 
 @dataclass
-class GameClock:
-    """A clock request for one move as UCCI/UCI's ``go`` or the junqi referee's ``go`` gives it. All
-    figures are milliseconds.
+class MoveRequest:
+    """What one move may spend, as a protocol reads it from its request (Stockfish's ``LimitsType``:
+    the protocol fills it, a :class:`TimeManager` reads it). All times are milliseconds.
 
-    ``left`` is our clock (-1: not given), ``inc`` its increment a move, ``movestogo`` the moves to
-    the next time control (0: not given), ``opp_left`` the opponent's clock (0: not given) and
-    ``movetime`` the most this move may take (0: not given).
+    A game clock: ``left`` is our clock (-1: not given), ``inc`` its increment a move, ``movestogo``
+    the moves to the next time control (0: not given), ``opp_left`` the opponent's clock (0: not
+    given). A fixed time: ``movetime``, the most this move may take (0: not given). A turn and a
+    match budget (Gomocup's): ``turn`` is ``timeout_turn`` (0: answer at once), ``match``
+    ``timeout_match`` (0: no game clock); when ``left`` is not given, ``match`` less ``used`` (our
+    own count of the game's thinking) stands for it; ``to_go`` is the most moves the side can still
+    make (0: not known), which shortens the clock's horizon near a full board. And the bounds that
+    are not time: ``depth`` and ``nodes`` (0: none), and ``ponder``: the move is thought on the
+    opponent's time, so its clock is no evidence of lag.
     """
 
     left: int = -1
@@ -107,36 +114,25 @@ class GameClock:
     movestogo: int = 0
     opp_left: int = 0
     movetime: int = 0
+    turn: int = 0
+    match: int = 0
+    used: int = 0
+    to_go: int = 0
+    depth: int = 0
+    nodes: int = 0
+    ponder: bool = False
 
+    def game_left(self) -> int:
+        """What is left of the game's clock (-1: no game clock).
 
-def game_limits(clock: GameClock, overhead: int, lag: LagMeter) -> tuple[int, int, int]:
-    """Soft, unsettled and hard limits for a UCCI/UCI request (0, 0, 0: it gave no time), with the
-    configured move ``overhead`` and the ``lag`` the GUI's clock showed.
-
-    A time a move has the hard limit alone, the time less the overhead: the whole time is the GUI's
-    to give, and Stockfish spends it (a soft limit would stop deepening at half of it). A game clock
-    is shared out by :func:`allot`, planning every move with the larger of the overhead and the lag,
-    and keeping the configured overhead's reserve and, for a lag beyond the increment (lost on every
-    move, however short), that lag for ``HORIZON`` moves more. An unsettled root may use
-    ``UNSETTLED_SHARE`` soft limits, never past the hard one.
-
-    >>> gaps = LagMeter.clock_gaps()
-    >>> game_limits(GameClock(movetime=1000), 50, gaps), game_limits(GameClock(), 50, gaps)
-    ((0, 0, 950), (0, 0, 0))
-    >>> game_limits(GameClock(left=6000, inc=100, opp_left=6000), 50, gaps)
-    (203, 406, 812)
-    >>> gaps.observe(150)
-    >>> game_limits(GameClock(left=10000, inc=100), 50, gaps)
-    (250, 500, 1000)
-    """
-    if clock.movetime > 0:
-        return 0, 0, max(1, clock.movetime - overhead)
-    if clock.left < 0:
-        return 0, 0, 0
-    margin = lag.margin(overhead)
-    reserve = overhead * RESERVE_MOVES + max(0, margin - clock.inc) * HORIZON
-    soft, hard = allot(clock.left, clock.inc, clock.movestogo, clock.opp_left, margin, reserve)
-    return soft, min(soft * UNSETTLED_SHARE, hard), hard
+        >>> MoveRequest(match=180000, used=139000).game_left(), MoveRequest(match=180000, used=139000, left=50000).game_left()
+        (41000, 50000)
+        """
+        if self.left >= 0:
+            return self.left
+        if self.match > 0:
+            return max(0, self.match - self.used)
+        return -1
 
 
 def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, reserve: int = -1) -> tuple[int, int]:
@@ -178,16 +174,16 @@ def allot(left: int, inc: int, movestogo: int, opp_left: int, overhead: int, res
     return max(1, min(soft, hard)), max(1, hard)
 
 
-def per_move(clock: GameClock, overhead: int, horizon: int = HORIZON) -> tuple[int, bool]:
+def per_move(clock: MoveRequest, overhead: int, horizon: int = HORIZON) -> tuple[int, bool]:
     """The most one move may think when it must reach the referee within its ``movetime`` (0: none)
     with ``left`` on its game clock (0 or less: no game clock, as junqi has always read a ``time 0``):
     the movetime, or a ``horizon``-th of the clock if that is less, less the ``overhead`` that the
     reply needs to reach the referee (0: no bound was given); and whether the clock's share is the
     bound (the choice is made here once, for the hard and the soft limit alike).
 
-    >>> [per_move(GameClock(left, movetime=limit), 60) for left, limit in ((0, 1000), (6000, 1000), (0, 0), (0, 50), (20, 0))]
+    >>> [per_move(MoveRequest(left, movetime=limit), 60) for left, limit in ((0, 1000), (6000, 1000), (0, 0), (0, 50), (20, 0))]
     [(940, False), (140, True), (0, False), (1, False), (1, True)]
-    >>> per_move(GameClock(30000, movetime=1000), 60)  # a share equal to the movetime: the movetime bounds it
+    >>> per_move(MoveRequest(30000, movetime=1000), 60)  # a share equal to the movetime: the movetime bounds it
     (940, False)
     """
     limit, by_clock = clock.movetime, False
@@ -212,7 +208,7 @@ class CpuShare:
     time of its recent moves over the wall time they did not spend waiting (for worker processes,
     whose CPU is not ours), averaged with weight ``SHARE_WEIGHT`` a move; ``START_SHARE`` until
     measured. A starved process is also the one that waits longest for a CPU between two looks at
-    the clock, so :func:`share_limits` scales its budget by the share.
+    the clock, so a :class:`TimeManager` under :data:`SHARE` scales its budget by the share.
 
     >>> cpu = CpuShare()
     >>> cpu.share
@@ -247,39 +243,6 @@ class CpuShare:
             self.share = (1 - SHARE_WEIGHT) * self.share + SHARE_WEIGHT * min(1.0, cpu / busy)
 
 
-def share_limits(clock: GameClock, share: float, lag: LagMeter, overhead: int, untimed: int) -> tuple[int, int]:
-    """Soft and hard limits for a move that must reach the referee within the request's ``movetime``
-    and its share of the game clock (:func:`per_move`, less the ``overhead`` the reply needs), or
-    ``untimed`` ms when the request gave neither; scaled down while the process gets less than
-    ``FULL_SHARE`` of a CPU (``share``, as :class:`CpuShare` measures it), less the ``lag.peak`` by
-    which the last moves ran over their hard limits (a :meth:`LagMeter.overruns`); at least 10 ms.
-
-    The soft limit (no new iteration) is the hard one where the referee's ``movetime`` or the untimed
-    default bounds the move: that time is this move's, and none of it comes back later (as
-    :func:`game_limits`' time a move). Where the clock's share bounds it, a saved millisecond is
-    shared out again over the moves to come, and the soft limit is ``SOFT_QUARTERS`` of the hard one
-    (as :func:`turn_limits`').
-
-    >>> gone = LagMeter.overruns()
-    >>> [share_limits(GameClock(left, movetime=limit), FULL_SHARE, gone, 80, 1000) for left, limit in ((600000, 1000), (0, 0), (3000, 10000))]
-    [(920, 920), (1000, 1000), (15, 20)]
-    >>> share_limits(GameClock(600000, movetime=1000), FULL_SHARE / 2, gone, 80, 1000)
-    (460, 460)
-    >>> late = LagMeter.overruns()
-    >>> late.observe(60)
-    >>> share_limits(GameClock(600000, movetime=1000), 1.0, late, 80, 1000)
-    (860, 860)
-    >>> share_limits(GameClock(20, movetime=300), FULL_SHARE, gone, 80, 1000)  # a clock that has run out
-    (7, 10)
-    """
-    # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
-    # looks at the clock: it thinks in proportion to the share it gets.
-    scale = min(1.0, share / FULL_SHARE)
-    bound, clock_bound = per_move(clock, overhead)
-    hard = max(10, int((bound or untimed) * scale) - lag.peak)
-    return (max(1, hard * SOFT_QUARTERS // 4) if clock_bound else hard), hard
-
-
 # --- Gomocup's clocks: a limit a turn and one a game, no increment -----------------------------------
 
 TURN_SHARE_TWENTIETHS: Final = 19  # of timeout_turn the hard limit may use; the referee's tolerance is never relied on
@@ -297,88 +260,210 @@ MATCH_RESERVE_SHARE: Final = 10  # ... and at least this part of the game's time
 #   hundredth of the clock each fit in the 18 s of a 180 s game (no increment comes back)
 LOW_CLOCK_SHARE: Final = 100  # inside the reserve, a move may still take this part of what is left
 
-@dataclass
-class TurnClock:
-    """A Gomocup manager's clock request for one move, as the protocol read it from ``INFO``
-    (Stockfish's ``LimitsType``: the protocol fills it, :func:`turn_limits` reads it). All
-    figures are milliseconds.
 
-    ``turn`` is ``timeout_turn`` (0: answer at once); ``match`` is ``timeout_match`` (0: no game
-    clock); ``left`` is ``time_left`` (-1: the manager did not say; then ``match`` less ``used``,
-    the brain's own count of the game's thinking, stands for it); ``spent`` is what this move
-    has already cost before the search starts: the commands since the request and, for the
-    process's first move, its start-up (a referee's clock may start with the process); ``lag`` is
-    what the last moves' answers ran over their hard limits (the brain's :meth:`LagMeter.overruns`),
-    kept off this one's as ``spent`` is; ``to_go`` is the most moves the side can still make (a
-    board's empty points, half of them ours; 0: not known), which shortens the clock's horizon
-    near a full board.
+class Budget(NamedTuple):
+    """One move's limits, ms: ``soft`` (no new iteration after it), ``hard`` (stop now) and
+    ``unsettled`` (the soft limit while the root's best move or score just changed); 0: none."""
+
+    soft: int
+    hard: int
+    unsettled: int
+
+
+# The three rules a game's time manager plans by (each game's as it was before they shared this class).
+INCREMENT: Final = "increment"  # xiangqi: a GUI's game clock with increment, or a fixed time a move
+SHARE: Final = "share"  # junqi: a referee's movetime and a share of the clock, scaled by the CPU share
+TURN: Final = "turn"  # gomoku: Gomocup's turn and match budgets
+
+
+class TimeManager:
+    """One move's time, from the line that asked for it to the answer, as Stockfish's
+    ``TimeManagement`` reads one ``LimitsType``. Each game's engine holds one, made with the game's
+    ``rule`` (:data:`INCREMENT`, :data:`SHARE`, :data:`TURN`), the ``overhead`` its answer needs to
+    reach the GUI or referee and the time of an ``untimed`` move (:data:`SHARE` only).
+
+    :meth:`begin` starts a move with its :class:`MoveRequest` and the moment its line arrived (the
+    protocol's ``Channel.arrived``), and gives its :class:`Budget`; :meth:`answered` is told when the
+    answer went out. Between the two the manager measures the lag (:attr:`lag`, a :class:`LagMeter`)
+    once for every game: under :data:`INCREMENT` the gap in the GUI's clock at the next request, under
+    the others what the answer ran over its hard limit. :data:`SHARE` scales by the CPU share the
+    process gets (:attr:`cpu`, measured by the game around its search).
+
+    >>> tm = TimeManager(TURN)
+    >>> tm.begin(MoveRequest(turn=1000))  # asked now: nothing spent yet
+    Budget(soft=675, hard=900, unsettled=675)
+    >>> late = tm.arrived + (tm.due + 120.5) / 1000  # the answer went out 120 ms after the hard limit
+    >>> tm.answered(late) - tm.due, tm.lag.peak
+    (120, 120)
     """
 
-    turn: int = 5000
-    match: int = 0
-    left: int = -1
-    used: int = 0
-    spent: int = 0
-    lag: int = 0
-    to_go: int = 0
+    def __init__(self, rule: str, overhead: int = 0, untimed: int = 0) -> None:
+        self.rule = rule
+        self.overhead = overhead
+        self.untimed = untimed
+        self.lag = LagMeter.clock_gaps() if rule == INCREMENT else LagMeter.overruns()
+        self.cpu = CpuShare()
+        self.arrived = 0.0  # ``time.perf_counter()`` when the move under way was asked for
+        self.due = 0  # ms from ``arrived``: that move's hard limit (an answer past it is lag)
+        self.noted: Optional[tuple[int, int]] = None  # INCREMENT: that move's clock and increment, if timed
+        self.expected: Optional[int] = None  # INCREMENT: our clock as the next request should show it
 
-    def game_left(self) -> int:
-        """What is left of the game's clock (-1: no game clock)."""
-        if self.left >= 0:
-            return self.left
-        if self.match > 0:
-            return max(0, self.match - self.used)
-        return -1
+    def limits(self, request: MoveRequest, spent: int = 0) -> Budget:
+        """The budget of a move ``request`` asks for, ``spent`` ms after it arrived (only
+        :data:`TURN`'s limits count from now: the other rules' count from the arrival and the game
+        takes off the time gone where it starts its search)."""
+        return PLANS[self.rule](self, request, spent)
+
+    def begin(self, request: MoveRequest, arrived: float = 0.0, continues: bool = True) -> Budget:
+        """Start the move ``request`` asks for by a line that arrived at ``arrived`` (a
+        ``time.perf_counter()`` time; 0: now); ``continues``: the request is in the game of the last
+        answer, two plies on, so a gap in its clock is evidence of lag (:data:`INCREMENT`)."""
+        now = time.perf_counter()
+        self.arrived = arrived or now
+        spent = int((now - self.arrived) * 1000)
+        expected, self.expected, self.noted = self.expected, None, None
+        if self.rule == INCREMENT and request.left >= 0 and not request.ponder:
+            if continues and expected is not None:
+                self.lag.observe(expected - request.left)
+            self.noted = (request.left, request.inc)
+        budget = self.limits(request, spent)
+        self.due = budget.hard + (spent if self.rule == TURN else 0)
+        return budget
+
+    def answered(self, at: float = 0.0) -> int:
+        """The move's answer went out at ``at`` (a ``time.perf_counter()`` time, read before the answer
+        is handed on; 0: now): the ms it took from the request's arrival, which the lag learns from."""
+        took = int(((at or time.perf_counter()) - self.arrived) * 1000)
+        if self.rule != INCREMENT:
+            self.lag.observe(took - self.due)
+        elif self.noted is not None:
+            left, inc = self.noted
+            self.expected = left - took + inc
+        return took
+
+    def _increment(self, request: MoveRequest, spent: int) -> Budget:
+        """A UCCI/UCI request's limits (none: it gave no time), with the configured ``overhead`` and
+        the lag the GUI's clock showed.
+
+        A time a move has the hard limit alone, the time less the overhead: the whole time is the GUI's
+        to give, and Stockfish spends it (a soft limit would stop deepening at half of it). A game clock
+        is shared out by :func:`allot`, planning every move with the larger of the overhead and the lag,
+        and keeping the configured overhead's reserve and, for a lag beyond the increment (lost on every
+        move, however short), that lag for ``HORIZON`` moves more. An unsettled root may use
+        ``UNSETTLED_SHARE`` soft limits, never past the hard one.
+
+        >>> tm = TimeManager(INCREMENT, 50)
+        >>> tm.limits(MoveRequest(movetime=1000)), tm.limits(MoveRequest())
+        (Budget(soft=0, hard=950, unsettled=0), Budget(soft=0, hard=0, unsettled=0))
+        >>> tm.limits(MoveRequest(left=6000, inc=100, opp_left=6000))
+        Budget(soft=203, hard=812, unsettled=406)
+        >>> tm.lag.observe(150)
+        >>> tm.limits(MoveRequest(left=10000, inc=100))
+        Budget(soft=250, hard=1000, unsettled=500)
+        """
+        if request.movetime > 0:
+            return Budget(0, max(1, request.movetime - self.overhead), 0)
+        if request.left < 0:
+            return Budget(0, 0, 0)
+        margin = self.lag.margin(self.overhead)
+        reserve = self.overhead * RESERVE_MOVES + max(0, margin - request.inc) * HORIZON
+        soft, hard = allot(request.left, request.inc, request.movestogo, request.opp_left, margin, reserve)
+        return Budget(soft, hard, min(soft * UNSETTLED_SHARE, hard))
+
+    def _share(self, request: MoveRequest, spent: int) -> Budget:
+        """Limits for a move that must reach the referee within the request's ``movetime`` and its
+        share of the game clock (:func:`per_move`, less the ``overhead`` the reply needs), or
+        ``untimed`` ms when the request gave neither; scaled down while the process gets less than
+        ``FULL_SHARE`` of a CPU (:attr:`cpu`), less the ``lag.peak`` by which the last moves ran over
+        their hard limits; at least 10 ms.
+
+        The soft limit (no new iteration) is the hard one where the referee's ``movetime`` or the untimed
+        default bounds the move: that time is this move's, and none of it comes back later (as
+        :data:`INCREMENT`'s time a move). Where the clock's share bounds it, a saved millisecond is
+        shared out again over the moves to come, and the soft limit is ``SOFT_QUARTERS`` of the hard one
+        (as :data:`TURN`'s).
+
+        >>> tm = TimeManager(SHARE, 80, 1000)
+        >>> tm.cpu.share = FULL_SHARE
+        >>> [tm.limits(MoveRequest(left, movetime=limit))[:2] for left, limit in ((600000, 1000), (0, 0), (3000, 10000))]
+        [(920, 920), (1000, 1000), (15, 20)]
+        >>> tm.limits(MoveRequest(20, movetime=300))[:2]  # a clock that has run out
+        (7, 10)
+        >>> tm.cpu.share = FULL_SHARE / 2
+        >>> tm.limits(MoveRequest(600000, movetime=1000))[:2]
+        (460, 460)
+        >>> tm.cpu.share = 1.0
+        >>> tm.lag.observe(60)
+        >>> tm.limits(MoveRequest(600000, movetime=1000))[:2]
+        (860, 860)
+        """
+        # A starved process (a loaded machine) is also the one that waits longest for a CPU between two
+        # looks at the clock: it thinks in proportion to the share it gets.
+        scale = min(1.0, self.cpu.share / FULL_SHARE)
+        bound, clock_bound = per_move(request, self.overhead)
+        hard = max(10, int((bound or self.untimed) * scale) - self.lag.peak)
+        soft = max(1, hard * SOFT_QUARTERS // 4) if clock_bound else hard
+        return Budget(soft, hard, soft)
+
+    def _turn(self, request: MoveRequest, spent: int) -> Budget:
+        """Limits for one move on Gomocup's clocks, counted from now, ``spent`` ms after the request
+        arrived (for the process's first move, its start-up too: a referee's clock may start with the
+        process); 0: answer at once.
+
+        The soft limit (no new iteration) is what a quiet move takes; the hard limit is what a move
+        may take where the opponent threatens, for the checks of the defences. Both keep a twentieth
+        of the turn and 50 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
+        is kept for the lag of the moves to come, and the clock above it is shared out over the moves
+        expected to remain: ``MATCH_HORIZON`` (an undecided game goes on about as long however long it
+        has lasted, as Rapfi's 22), fewer near a full board (``to_go``). A quiet move takes one share
+        and a threatened one a quarter of the clock above the reserve (at most ``to_go`` shares), so a
+        run of threatened moves cannot empty it; inside the reserve a move gets a hundredth of what is
+        left. Before any of that, ``TRAVEL`` for every move the board still allows is never
+        planned with: a game of n moves then runs out only when the clock cannot pay n answers' travel
+        (10 ms each, ``tests/test_gomoku_clock.py``), and a clock that holds no more than that
+        answers at once. What was ``spent`` and what the last answers ran over their hard limits
+        (:attr:`lag`) come off the hard limit.
+
+        >>> tm = TimeManager(TURN)
+        >>> tm.limits(MoveRequest(turn=1000))                       # a turn limit only
+        Budget(soft=675, hard=900, unsettled=675)
+        >>> tm.limits(MoveRequest(turn=1000, left=30000))[:2]       # 1 s a turn, 30 s a game
+        (675, 900)
+        >>> tm.limits(MoveRequest(turn=1000, match=30000, left=6000))[:2]  # the game clock runs low
+        (150, 750)
+        >>> tm.limits(MoveRequest(turn=30000, match=180000))[:2]    # Gomocup freestyle, no time_left sent
+        (8100, 28450)
+        >>> tm.limits(MoveRequest(turn=30000, match=180000, used=150000))[:2]
+        (600, 3000)
+        >>> tm.limits(MoveRequest(turn=30000, match=180000, left=60000, to_go=3))[:2]  # three moves left on the board
+        (10492, 13990)
+        >>> tm.limits(MoveRequest(turn=1000), 300)[:2], tm.limits(MoveRequest(turn=1000), 900)[:2]
+        ((600, 600), (0, 0))
+        >>> tm.lag.observe(200)  # the last moves answered late
+        >>> tm.limits(MoveRequest(turn=1000), 100)[:2]
+        (600, 600)
+        >>> tm.limits(MoveRequest(turn=0))[:2], tm.limits(MoveRequest(turn=1000, left=0))[:2]
+        ((0, 0), (0, 0))
+        """
+        left = request.game_left()
+        if request.turn <= 0 or left == 0:
+            return Budget(0, 0, 0)
+        hard = request.turn * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN
+        soft = hard * SOFT_QUARTERS // 4
+        if left > 0:
+            to_go = request.to_go
+            horizon = min(MATCH_HORIZON, to_go) if to_go > 0 else MATCH_HORIZON
+            usable = left - max(0, to_go) * TRAVEL  # every move that may come pays its answer's travel
+            spare = usable - max(MATCH_RESERVE, request.match // MATCH_RESERVE_SHARE)
+            least = usable // LOW_CLOCK_SHARE
+            hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // min(HARD_SHARE, horizon)))
+            soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // horizon))
+        hard -= spent + self.lag.peak
+        if hard <= 0:
+            return Budget(0, 0, 0)
+        soft = max(1, min(soft, hard))
+        return Budget(soft, hard, soft)
 
 
-def turn_limits(clock: TurnClock) -> tuple[int, int]:
-    """Soft and hard limits for one move on Gomocup's clocks; (0, 0): answer at once.
-
-    The soft limit (no new iteration) is what a quiet move takes; the hard limit is what a move
-    may take where the opponent threatens, for the checks of the defences. Both keep a twentieth
-    of the turn and 50 ms in hand. With a game clock, a reserve (a tenth of the game, at least 1 s)
-    is kept for the lag of the moves to come, and the clock above it is shared out over the moves
-    expected to remain: ``MATCH_HORIZON`` (an undecided game goes on about as long however long it
-    has lasted, as Rapfi's 22), fewer near a full board (``to_go``). A quiet move takes one share
-    and a threatened one a quarter of the clock above the reserve (at most ``to_go`` shares), so a
-    run of threatened moves cannot empty it; inside the reserve a move gets a hundredth of what is
-    left. Before any of that, ``TRAVEL`` for every move the board still allows is never
-    planned with: a game of n moves then runs out only when the clock cannot pay n answers' travel
-    (10 ms each, ``tests/test_gomoku_clock.py``), and a clock that holds no more than that
-    answers at once.
-
-    >>> turn_limits(TurnClock(turn=1000))                       # a turn limit only
-    (675, 900)
-    >>> turn_limits(TurnClock(turn=1000, left=30000))           # 1 s a turn, 30 s a game
-    (675, 900)
-    >>> turn_limits(TurnClock(turn=1000, match=30000, left=6000))  # the game clock runs low
-    (150, 750)
-    >>> turn_limits(TurnClock(turn=30000, match=180000))        # Gomocup freestyle, no time_left sent
-    (8100, 28450)
-    >>> turn_limits(TurnClock(turn=30000, match=180000, used=150000))
-    (600, 3000)
-    >>> turn_limits(TurnClock(turn=30000, match=180000, left=60000, to_go=3))  # three moves left on the board
-    (10492, 13990)
-    >>> turn_limits(TurnClock(turn=1000, spent=300)), turn_limits(TurnClock(turn=1000, spent=900))
-    ((600, 600), (0, 0))
-    >>> turn_limits(TurnClock(turn=1000, spent=100, lag=200))  # the last moves answered late
-    (600, 600)
-    >>> turn_limits(TurnClock(turn=0)), turn_limits(TurnClock(turn=1000, left=0))
-    ((0, 0), (0, 0))
-    """
-    left = clock.game_left()
-    if clock.turn <= 0 or left == 0:
-        return 0, 0
-    hard = clock.turn * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN
-    soft = hard * SOFT_QUARTERS // 4
-    if left > 0:
-        horizon = min(MATCH_HORIZON, clock.to_go) if clock.to_go > 0 else MATCH_HORIZON
-        usable = left - max(0, clock.to_go) * TRAVEL  # every move that may come pays its answer's travel
-        spare = usable - max(MATCH_RESERVE, clock.match // MATCH_RESERVE_SHARE)
-        least = usable // LOW_CLOCK_SHARE
-        hard = min(hard, left * TURN_SHARE_TWENTIETHS // 20 - TURN_MARGIN, max(least, spare // min(HARD_SHARE, horizon)))
-        soft = min(soft, hard * SOFT_QUARTERS // 4, max(least, spare // horizon))
-    hard -= clock.spent + clock.lag
-    if hard <= 0:
-        return 0, 0
-    return max(1, min(soft, hard)), hard
+PLANS: Final[dict[str, Callable[[TimeManager, MoveRequest, int], Budget]]] = {
+    INCREMENT: TimeManager._increment, SHARE: TimeManager._share, TURN: TimeManager._turn}

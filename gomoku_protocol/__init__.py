@@ -12,7 +12,7 @@ Modules in reading order:
   the brain's settings and swap2's choices), with ``process_age`` (how long the process has existed);
 * the protocol: ``protocol`` (Gomocup's brain protocol and Yixin's extensions: parses a command into a
   call of the engine and prints its answer);
-* matches and tools: ``seats`` (what the referee asks of a seat: ``BuiltinSeat``, the in-process
+* matches and tools: ``seats`` (what the referee asks of a seat: ``BaselineSeat``, the in-process
   baseline, and ``GomocupSeat``, a brain process under the referee's discipline), ``referee`` (gomoku's rules
   for the core's one game loop, ``engine_core.referee``: one game between two seats), ``arena`` and ``match`` (``sanqi match --game gomoku``), ``bench``
   (``sanqi bench gomoku``), ``label``, ``fit`` and ``fit_order`` (fitting the evaluation and the move

@@ -4,7 +4,7 @@ The game itself is ``gomoku_protocol.referee.play_game``; the seats, and the dis
 to (as Piskvork and GomocupJudge hold it: START and INFO, suspended while the other thinks, the
 official tolerance, ``max_memory``), are ``gomoku_protocol.seats``. This module reads the openings,
 sits the engines (``proto=gomocup``: a :class:`GomocupSeat`; ``proto=builtin cmd=baseline``: the
-in-process one-ply :class:`BuiltinSeat`) and writes the records.
+in-process one-ply :class:`BaselineSeat`) and writes the records.
 
 Openings: one a line, either ``dx,dy, dx,dy, …`` offsets from the centre (the format of
 gomoku_protocol/data/openings.txt) or c-gomoku-cli's ``h8i9j10`` positions. Each game is written as a
@@ -28,7 +28,7 @@ from gomoku_protocol.data_files import data_file
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE
 from gomoku_protocol.record import parse_pos, write_psq
 from gomoku_protocol.referee import play_game
-from gomoku_protocol.seats import BuiltinSeat, GomocupSeat, MatchSettings, Options, Seat
+from gomoku_protocol.seats import BaselineSeat, GomocupSeat, GomokuSeat, MatchSettings, Options
 
 if TYPE_CHECKING:
     from engine_core.matchcli import EngineSpec
@@ -107,9 +107,9 @@ class GomokuSetup:
     def in_process(self) -> bool:
         return not any(self.commands)
 
-    def seat(self, engine: int, job: Job, colour: str) -> Seat:
+    def seat(self, engine: int, job: Job, colour: str) -> GomokuSeat:
         if not self.commands[engine]:
-            return BuiltinSeat()
+            return BaselineSeat()
         return GomocupSeat(self.commands[engine], self.options[engine], engine_log(self.log_dir, job, colour))
 
     def play(self, job: Job) -> Outcome:

@@ -17,7 +17,7 @@ import traceback
 from typing import Callable, Final, Optional
 
 from engine_core.loop import Front, Refusal, Worker, undone_on_failure
-from engine_core.timeman import LagMeter, TurnClock, turn_limits
+from engine_core.timeman import TURN, MoveRequest, TimeManager
 from gomoku_protocol.brain import Brain, SearchAnswer
 from gomoku_protocol.process_age import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
@@ -120,13 +120,13 @@ class Engine(Front):
         self.time_left = UNLIMITED
         self.used_ms = 0  # this game's thinking, for a game clock without time_left
         self.used_at_left = 0  # used_ms when time_left came: our thinking since counts it down
-        self.lag = LagMeter.overruns()  # what the last moves' answers ran over their hard limits
-        self.due_ms = 0  # the move under way's hard limit, counted from its request
+        self.time = TimeManager(TURN)
         self.clock_ms = -1  # the game clock the move under way was planned with (-1: none)
         self.max_memory = 0
         self.received = 0.0  # when the current command (a board block: its DONE) arrived
         self.startup = 0.0  # seconds from the process's start to the session's first line
         self.setup_spent = 0.0  # seconds spent handling commands before the first move request
+        self.setup_until = 0.0  # when the time counted in startup and setup_spent ends (a ``perf_counter`` time)
         self.first_move = True
         self.rng = random.Random()
 
@@ -135,15 +135,21 @@ class Engine(Front):
     def session_started(self) -> None:
         """The session's first line is here: the first move pays for the process's start-up."""
         self.startup = process_age()
+        self.setup_until = time.perf_counter()
 
     def arrived(self, at: float) -> None:
-        """A command (``perf_counter`` ``at``) is here: a move it asks for is timed from then."""
-        self.received = at
+        """A command (``perf_counter`` ``at``, the protocol's ``Channel.arrived``; 0: now) is here: a
+        move it asks for is timed from then."""
+        self.received = at or time.perf_counter()
 
     def handled(self) -> None:
         """A command was handled: until the first move, the commands' time is the first move's too."""
         if self.first_move:
-            self.setup_spent += time.perf_counter() - self.received
+            # From its arrival, less what it waited while the start-up or the command before it was
+            # counted already (lines that come together would count each other's time again).
+            now = time.perf_counter()
+            self.setup_spent += now - max(self.received, self.setup_until)
+            self.setup_until = now
 
     def _commit(self) -> None:
         self.committed = Committed(self.rule, self.position)
@@ -224,42 +230,39 @@ class Engine(Front):
             return -1
         return max(0, self.time_left - (self.used_ms - self.used_at_left))
 
-    def clock(self) -> TurnClock:
-        """The clock request for the move asked now (read by :func:`engine_core.timeman.turn_limits`).
-        What the move has cost before the search starts is counted from the request; the process's
-        first move pays for its start-up and the commands before it too."""
-        spent = time.perf_counter() - self.received
-        if self.first_move:
-            spent += self.startup + self.setup_spent
+    def clock(self) -> MoveRequest:
+        """The request for the move asked now, as the core's time manager reads it."""
         p = self.position
         to_go = moves_to_go(len(p.points), p.stones) if p is not None else 0
-        return TurnClock(self.timeout_turn, self.timeout_match, self.game_left(), self.used_ms, int(spent * 1000),
-                         self.lag.peak, to_go)
+        return MoveRequest(turn=self.timeout_turn, match=self.timeout_match, left=self.game_left(), used=self.used_ms,
+                           to_go=to_go)
+
+    def asked(self) -> float:
+        """When the move requested now began to cost time (a ``perf_counter`` time): its request's
+        arrival, and for the process's first move earlier by its start-up and the commands before it,
+        as the manager's clock ran from the process's start."""
+        if self.first_move:
+            return max(self.received, self.setup_until) - self.startup - self.setup_spent
+        return self.received
 
     def limits(self) -> tuple[int, int]:
-        """Soft and hard milliseconds left for the move requested now. The first move's start-up
-        counts on the game clock too, as the manager's clock ran from the process's start."""
+        """Soft and hard milliseconds left for the move requested now."""
         clock = self.clock()
-        soft, hard = turn_limits(clock)
+        soft, hard, _ = self.time.begin(clock, self.asked())
         self.clock_ms = clock.game_left()
-        if self.first_move:
-            self.used_ms += int((self.startup + self.setup_spent) * 1000)
         self.first_move = False
-        self.due_ms = int((time.perf_counter() - self.received) * 1000) + hard
         return soft, hard
 
-    def count(self, began: float, answered: float) -> None:
-        """Add a move's thinking, from its request (``began``) to its answer (``answered``, read
-        before the answer is handed on), to the game's ``used_ms``, and what the answer ran over the
-        move's hard limit to the lag the next moves keep off theirs.
+    def count(self, answered: float) -> None:
+        """Add a move's thinking, from its request to its answer (``answered``, read before the answer
+        is handed on), to the game's ``used_ms``; the time manager learns from it what the answer ran
+        over the move's hard limit, which the next moves keep off theirs.
 
         The answer's time is read before it goes out: a referee that suspends the brain as soon as
         the move arrives (GomocupJudge, ``sanqi match``) may stop this thread between the answer and
         its count until the next turn, and the opponent's thinking was then counted as ours: a lag of
         up to a second, which left the next moves 1-250 ms (the 15x15 games of 28 November)."""
-        took = int((answered - began) * 1000)
-        self.used_ms += took
-        self.lag.observe(took - self.due_ms)
+        self.used_ms += self.time.answered(answered)
 
     # --- the game --------------------------------------------------------------------------------
 
@@ -456,7 +459,6 @@ class Engine(Front):
         """Choose in the worker; commit what ``decide`` made of the search, then hand it to ``done``.
         If anything fails, the game is put back as last committed, then ``failed`` hears of it (the
         order of a command that fails, see :class:`engine_core.loop.Front`)."""
-        began = self.received
         planned = f"time soft {soft} hard {hard} game clock {self.clock_ms}"
 
         def job() -> None:
@@ -466,7 +468,7 @@ class Engine(Front):
                 self._commit()
                 answered = time.perf_counter()
                 done(decision)
-                self.count(began, answered)
+                self.count(answered)
             except Exception as exc:  # noqa: BLE001 - as for a command: put the game back, report it
                 self.recover()
                 failed(exc)
@@ -485,7 +487,9 @@ class Engine(Front):
             raise Refusal(f"SWAP2BOARD with {len(stones)} stones: expected 0, 3 or 5")
         soft, hard = self.limits()
         if not stones:
-            return self._propose_three()
+            three = self._propose_three()
+            self.count(time.perf_counter())  # answered at once, but on the game's clock all the same
+            return three
         b = self._ordered_position(stones)
         self.position = b
         may_add_two = len(stones) == 3

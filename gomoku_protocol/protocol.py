@@ -9,7 +9,6 @@ prints the error.
 """
 
 import re
-import time
 
 from engine_core import __version__
 from engine_core.build_info import build_kind
@@ -120,7 +119,7 @@ class GomocupProtocol(Session):
         super().run(chan)
 
     def serve(self, line: str) -> None:
-        self.engine.arrived(time.perf_counter())
+        self.engine.arrived(self.chan.arrived)
         super().serve(line)
         self.engine.handled()
 
@@ -271,7 +270,7 @@ class GomocupProtocol(Session):
             stones.append(stone)
         if fault:
             raise Refusal(fault)
-        self.engine.arrived(time.perf_counter())  # DONE starts the move's clock (the manager's view)
+        self.engine.arrived(self.chan.arrived)  # DONE starts the move's clock (the manager's view)
         return stones
 
     def _checked_stone(self, text: str, head: str, seen: set[Point]) -> Stone:

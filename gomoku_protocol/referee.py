@@ -15,7 +15,7 @@ from engine_core.ends import End, Forfeit
 import engine_core.referee as core
 from engine_core.referee import Clock, Result
 from gomoku_protocol.position import Position
-from gomoku_protocol.seats import TOLERANCE_MS, MatchSettings, Seat
+from gomoku_protocol.seats import TOLERANCE_MS, GomokuSeat, MatchSettings
 
 RENJU_MOVE_LIMIT = 200
 COLOURS = ("black", "white")
@@ -27,7 +27,7 @@ class GomokuRules:
 
     seats = 2
 
-    def __init__(self, players: list[Seat], opening: list[tuple[int, int]], limits: MatchSettings) -> None:
+    def __init__(self, players: list[GomokuSeat], opening: list[tuple[int, int]], limits: MatchSettings) -> None:
         self.players = players
         self.limits = limits
         self.board = b = Position(limits.size, limits.size, limits.rule)
@@ -77,7 +77,7 @@ def clock(limits: MatchSettings) -> Clock:
     return Clock(limits.match_ms or 10**9, 0, limits.turn_ms, TOLERANCE_MS)
 
 
-def play_game(seats: list[Seat], opening: list[tuple[int, int]], limits: MatchSettings) -> tuple[Result, GomokuRules]:
+def play_game(seats: list[GomokuSeat], opening: list[tuple[int, int]], limits: MatchSettings) -> tuple[Result, GomokuRules]:
     """One game on the core's loop under :class:`GomokuRules`: its result (seat 0 black) and the rules
     object, whose ``moves`` and ``times`` (ms per move, 0 for the opening's) are its record."""
     rules = GomokuRules(seats, opening, limits)

@@ -1,5 +1,5 @@
-"""The gomoku seats: what the referee asks of a seat (:class:`Seat`), the in-process one-ply baseline
-(:class:`BuiltinSeat`, ``proto=builtin cmd=baseline``: attack plus weighted defence, the seed's scorer,
+"""The gomoku seats: what the referee asks of a seat (:class:`GomokuSeat`), the in-process one-ply baseline
+(:class:`BaselineSeat`, ``proto=builtin cmd=baseline``: attack plus weighted defence, the seed's scorer,
 and nothing else) and a Gomocup brain process (:class:`GomocupSeat`, on the core's
 :class:`engine_core.seat.EngineSeat`).
 
@@ -47,7 +47,7 @@ class MatchSettings:
     size: int
 
 
-class Seat:
+class GomokuSeat:
     """What the referee asks of a seat: open it for a game, ask it for moves, close it."""
 
     def open(self, limits: MatchSettings) -> None:
@@ -62,7 +62,7 @@ class Seat:
         raise NotImplementedError
 
 
-class BuiltinSeat(Seat):
+class BaselineSeat(GomokuSeat):
     """The in-process baseline (``proto=builtin cmd=baseline``): moves at once, never forfeits."""
 
     def open(self, limits: MatchSettings) -> None:
@@ -75,7 +75,7 @@ class BuiltinSeat(Seat):
         return None
 
 
-class GomocupSeat(Seat, EngineSeat):
+class GomocupSeat(GomokuSeat, EngineSeat):
     """A Gomocup brain over pipes on an :class:`EngineSeat`, suspended whenever it is not its turn.
 
     A brain that cannot start or exits forfeits by a crash, one silent for :data:`START_SECONDS` after

@@ -76,7 +76,7 @@ class CcgcProtocol(FrontSession):
         if move != "0000":
             self.opponent_move(move, code)
         self.flag(flag)
-        m = self.engine.play()
+        m = self.engine.play(None, self.chan.arrived)
         if m is None:
             self.chan.send("BESTMOVE 0000")
             return

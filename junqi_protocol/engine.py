@@ -26,7 +26,7 @@ True
 from typing import Callable, Optional
 
 from engine_core.loop import Front, Refusal, undone_on_failure
-from engine_core.timeman import GameClock
+from engine_core.timeman import MoveRequest
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.journal import Journal
@@ -176,7 +176,7 @@ class Engine(Front):
         self._journal.events.append(ev)
 
     @undone_on_failure
-    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+    def choose(self, clock: Optional[MoveRequest] = None, asked: float = 0.0) -> Optional[Move]:
         """Our move (None: pass) within ``clock`` counted from ``asked`` (see :meth:`Player.choose`)."""
         return self._player.choose(clock, asked)
 
@@ -187,7 +187,7 @@ class Engine(Front):
         """Whether our last move by :meth:`play` still waits for its result."""
         return self._pending is not None
 
-    def play(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[Move]:
+    def play(self, clock: Optional[MoveRequest] = None, asked: float = 0.0) -> Optional[Move]:
         """Our move, as :meth:`choose`, when the referee tells its result only afterwards (CCGC, where
         our own move is not reported back as an event): it waits for :meth:`settle`."""
         move = self.choose(clock, asked)

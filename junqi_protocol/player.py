@@ -14,11 +14,10 @@ proportion to the CPU share the process gets.
 
 import dataclasses
 import random
-import time
 from typing import Callable, Optional
 
 from engine_core.loop import Refusal
-from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
+from engine_core.timeman import SHARE, MoveRequest, TimeManager
 from junqi_protocol.beliefs import Beliefs, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.game import Event, Pieces, Rules, report_problem
@@ -64,11 +63,10 @@ class Player:
         self.events_player: Events = Events(self.board)
         self.deployments: Deployments = Deployments(self.beliefs, self.rng, SAMPLES)
         self.planner: Planner = Planner()
-        self.lag: LagMeter = LagMeter.overruns()  # ms the last moves ran over their budget, fading
+        self.time: TimeManager = TimeManager(SHARE, OVERHEAD_MS, UNTIMED_MS)
         self.budget: int = 0  # the last search's budget (its hard limit), ms
         self.movetime: int = 0  # the ``movetime`` option: our cap on a move's time, ms (0: none)
         self.limit: int = 0  # the last search's movetime, the referee's and ours combined, ms (0: none)
-        self.cpu: CpuShare = CpuShare()  # the CPU our recent moves got for the wall time they did not wait for workers
         habits()  # computed once per process, here rather than at the start of a timed game
 
     def set_option(self, name: str, value: str) -> None:
@@ -163,12 +161,11 @@ class Player:
             self.alive[ev.seat] = False
             pos.remove(ev.seat)
 
-    def choose(self, clock: Optional[GameClock] = None, asked: float = 0.0) -> Optional[tuple[int, int]]:
+    def choose(self, clock: Optional[MoveRequest] = None, asked: float = 0.0) -> Optional[tuple[int, int]]:
         """Our move, or None to pass (only when there is no legal move); ``clock`` is the referee's
-        clock request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
+        request (our clock and ``movetime``; none: untimed), counted from ``asked`` (a
         ``time.perf_counter()`` time; by default now)."""
-        begun = self.cpu.start()
-        t0 = asked or begun
+        begun = self.time.cpu.start()  # the CPU our moves get for the wall time they do not wait for workers
         moves = self.pos.moves(self.seat)
         if not moves:
             return None
@@ -180,12 +177,12 @@ class Player:
             self.limit = clock.movetime
             # The hard limit bounds the move; no pass starts after the soft one (the same where the
             # referee's movetime bounds the move, three quarters of it where the clock's share does).
-            soft, budget = share_limits(clock, self.cpu.share, self.lag, OVERHEAD_MS, UNTIMED_MS)
+            soft, budget, _ = self.time.begin(clock, asked or begun)
             self.budget = budget
             m = self.planner.choose(self.pos, self.seat, self.alive, self.quiet, self.rules, self.deployments, budget, self.rng,
-                                    t0, soft)
-            self.lag.observe(int((time.perf_counter() - t0) * 1000) - budget)
-            self.cpu.stop(self.planner.waited)
+                                    self.time.arrived, soft)
+            self.time.answered()
+            self.time.cpu.stop(self.planner.waited)
             if m is not None:
                 return m
         return self.events_player.choose(self, moves)
@@ -198,17 +195,17 @@ class Player:
         return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
 
 
-def capped(clock: Optional[GameClock], cap: int) -> GameClock:
+def capped(clock: Optional[MoveRequest], cap: int) -> MoveRequest:
     """The referee's clock request (None: untimed) with our ``movetime`` option ``cap`` (ms; 0: none)
     as one more bound on the move: its ``movetime`` becomes the less of the two, or the cap where the
     referee sent none. The time rule (docs/junqi.md) then reads it as it reads the referee's.
 
-    >>> [capped(GameClock(60000, movetime=m), cap).movetime for m, cap in ((3300, 1000), (800, 1000), (3300, 0), (0, 1000))]
+    >>> [capped(MoveRequest(60000, movetime=m), cap).movetime for m, cap in ((3300, 1000), (800, 1000), (3300, 0), (0, 1000))]
     [1000, 800, 3300, 1000]
-    >>> capped(None, 0) == GameClock(), capped(None, 500)
-    (True, GameClock(left=-1, inc=0, movestogo=0, opp_left=0, movetime=500))
+    >>> capped(None, 0) == MoveRequest(), capped(None, 500) == MoveRequest(movetime=500)
+    (True, True)
     """
-    given = clock or GameClock()
+    given = clock or MoveRequest()
     if cap <= 0:
         return given
     return dataclasses.replace(given, movetime=cap if given.movetime <= 0 else min(cap, given.movetime))

@@ -12,7 +12,7 @@ import functools
 from engine_core import __version__
 from engine_core.build_info import build_kind
 from engine_core.loop import EndSession, Refusal, Session
-from engine_core.timeman import GameClock
+from engine_core.timeman import MoveRequest
 from junqi_protocol.board import Board
 from junqi_protocol.engine import Engine
 from junqi_protocol.game import Rules, parse_event
@@ -21,7 +21,7 @@ from junqi_protocol.player import MAX_MOVETIME, MAX_THREADS, PLAYERS
 EVENT_WORDS = ("move", "pass", "marshal", "flag", "out", "gameover")
 
 
-def go_clock(words: list[str]) -> GameClock:
+def go_clock(words: list[str]) -> MoveRequest:
     """The clock request in the words after ``go``: ``time`` (our clock, ms; -1 when absent) and
     ``movetime`` (ms; 0 when absent); a value that is not a number is left out rather than refused,
     since the referee wants a move all the same.
@@ -33,7 +33,7 @@ def go_clock(words: list[str]) -> GameClock:
     for name, value in zip(words[::2], words[1::2]):
         if name in got and value.isascii() and value.isdigit():  # "²".isdigit(), yet int() refuses it
             got[name] = int(value)
-    return GameClock(left=got["time"], movetime=got["movetime"])
+    return MoveRequest(left=got["time"], movetime=got["movetime"])
 
 
 class FrontSession(Session):

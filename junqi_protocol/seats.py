@@ -9,7 +9,7 @@ from junqi_protocol.board import Board
 from engine_core.ends import End, Forfeit
 from engine_core.loop import Refusal
 from engine_core.seat import EngineSeat, within
-from engine_core.timeman import GameClock
+from engine_core.timeman import MoveRequest
 from junqi_protocol.game import Event, Rules
 from junqi_protocol.player import Player
 from junqi_protocol.rules import BOTH, EAT, KILLED, MOVE, short_lineup
@@ -98,7 +98,7 @@ class BuiltinSeat(Seat):
         self.player.begin(visible)
 
     def ask(self, time_left_ms: int, movetime_ms: int) -> str:
-        m = self.player.choose(GameClock(left=time_left_ms, movetime=movetime_ms))
+        m = self.player.choose(MoveRequest(left=time_left_ms, movetime=movetime_ms))
         return "pass" if m is None else f"{self.board.names[m[0]]}-{self.board.names[m[1]]}"
 
     def tell(self, events: list[Event]) -> None:

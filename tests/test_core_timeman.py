@@ -2,11 +2,12 @@
 give each game the limits it had before they were shared. The figures marked "before" are what
 main at fe72c27 gave for the same requests, each game with its own code."""
 
+import dataclasses
 import random
 import time
 from typing import Optional
 
-from engine_core.timeman import CpuShare, GameClock, LagMeter, share_limits
+from engine_core.timeman import SHARE, CpuShare, LagMeter, MoveRequest, TimeManager
 from junqi_protocol.player import OVERHEAD_MS, UNTIMED_MS
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.protocol import go_clock
@@ -50,37 +51,36 @@ def test_the_meter_of_overruns_fades_as_junqi_s_own_did() -> None:
 
 # Xiangqi: a UCCI/UCI go's clock, the lag the GUI's clock showed, and (soft, unsettled, hard, infinite) before.
 XIANGQI_BEFORE = [
-    (GameClock(movetime=1000), 0, (0, 0, 950, False)),
-    (GameClock(movetime=30), 0, (0, 0, 1, False)),
-    (GameClock(left=6000, inc=100, movetime=1000), 0, (0, 0, 950, False)),  # a time a move comes first
-    (GameClock(left=6000, inc=100, opp_left=6000), 0, (203, 406, 812, False)),
-    (GameClock(left=10000, inc=100), 0, (337, 674, 1348, False)),
-    (GameClock(left=1200, inc=100, opp_left=1200), 0, (43, 86, 100, False)),
-    (GameClock(left=500, inc=100), 0, (18, 25, 25, False)),
-    (GameClock(left=60000, movestogo=1), 0, (46000, 46000, 46000, False)),
-    (GameClock(left=60000, movestogo=10, opp_left=90000), 0, (4312, 8624, 14375, False)),
-    (GameClock(left=30), 0, (1, 1, 1, False)),
-    (GameClock(left=0), 0, (1, 1, 1, False)),
-    (GameClock(), 0, (0, 0, 0, True)),
-    (GameClock(movetime=1000), 150, (0, 0, 950, False)),
-    (GameClock(left=6000, inc=100, opp_left=6000), 150, (116, 232, 464, False)),
-    (GameClock(left=10000, inc=100), 150, (250, 500, 1000, False)),
-    (GameClock(left=1200, inc=100, opp_left=1200), 150, (1, 1, 1, False)),
-    (GameClock(left=60000, movestogo=1), 150, (43600, 43600, 43600, False)),
-    (GameClock(left=60000, movestogo=10, opp_left=90000), 150, (4087, 8174, 13625, False)),
-    (GameClock(left=60000, movestogo=1), 400, (37600, 37600, 37600, False)),
-    (GameClock(left=60000, movestogo=10, opp_left=90000), 400, (3525, 7050, 11750, False)),
-    (GameClock(left=10000, inc=100), 400, (1, 1, 1, False)),
+    (MoveRequest(movetime=1000), 0, (0, 0, 950, False)),
+    (MoveRequest(movetime=30), 0, (0, 0, 1, False)),
+    (MoveRequest(left=6000, inc=100, movetime=1000), 0, (0, 0, 950, False)),  # a time a move comes first
+    (MoveRequest(left=6000, inc=100, opp_left=6000), 0, (203, 406, 812, False)),
+    (MoveRequest(left=10000, inc=100), 0, (337, 674, 1348, False)),
+    (MoveRequest(left=1200, inc=100, opp_left=1200), 0, (43, 86, 100, False)),
+    (MoveRequest(left=500, inc=100), 0, (18, 25, 25, False)),
+    (MoveRequest(left=60000, movestogo=1), 0, (46000, 46000, 46000, False)),
+    (MoveRequest(left=60000, movestogo=10, opp_left=90000), 0, (4312, 8624, 14375, False)),
+    (MoveRequest(left=30), 0, (1, 1, 1, False)),
+    (MoveRequest(left=0), 0, (1, 1, 1, False)),
+    (MoveRequest(), 0, (0, 0, 0, True)),
+    (MoveRequest(movetime=1000), 150, (0, 0, 950, False)),
+    (MoveRequest(left=6000, inc=100, opp_left=6000), 150, (116, 232, 464, False)),
+    (MoveRequest(left=10000, inc=100), 150, (250, 500, 1000, False)),
+    (MoveRequest(left=1200, inc=100, opp_left=1200), 150, (1, 1, 1, False)),
+    (MoveRequest(left=60000, movestogo=1), 150, (43600, 43600, 43600, False)),
+    (MoveRequest(left=60000, movestogo=10, opp_left=90000), 150, (4087, 8174, 13625, False)),
+    (MoveRequest(left=60000, movestogo=1), 400, (37600, 37600, 37600, False)),
+    (MoveRequest(left=60000, movestogo=10, opp_left=90000), 400, (3525, 7050, 11750, False)),
+    (MoveRequest(left=10000, inc=100), 400, (1, 1, 1, False)),
 ]
 
 
 def test_xiangqi_gets_the_limits_it_had_for_the_same_go() -> None:
     engine = XiangqiEngine()
     for clock, lag, before in XIANGQI_BEFORE:
-        engine.lag = LagMeter.clock_gaps()
-        engine.lag.observe(lag)
-        go = GoRequest()
-        go.clock = clock
+        engine.time.lag = LagMeter.clock_gaps()
+        engine.time.lag.observe(lag)
+        go = GoRequest(**dataclasses.asdict(clock))
         lim = engine.limits_for(go)
         assert (lim.soft_ms, lim.unsettled_ms, lim.hard_ms, lim.infinite) == before, (clock, lag)
 
@@ -99,11 +99,13 @@ JUNQI_BEFORE = {
 }
 
 
-def junqi_limits(clock: GameClock, share: float, lag: int) -> tuple[int, int]:
+def junqi_limits(clock: MoveRequest, share: float, lag: int) -> tuple[int, int]:
     """The core's limits for junqi's request, with junqi's overhead and untimed default."""
-    meter = LagMeter.overruns()
-    meter.observe(lag)
-    return share_limits(clock, share, meter, OVERHEAD_MS, UNTIMED_MS)
+    tm = TimeManager(SHARE, OVERHEAD_MS, UNTIMED_MS)
+    tm.cpu.share = share
+    tm.lag.observe(lag)
+    soft, hard, _ = tm.limits(clock)
+    return soft, hard
 
 
 def test_junqi_gets_the_budget_it_had_for_the_same_go() -> None:
@@ -159,9 +161,9 @@ def test_the_cpu_share_measures_a_move_by_the_process_s_own_clocks() -> None:
 
 def test_junqi_s_in_process_seat_hands_the_player_the_same_clock_as_the_go_line() -> None:
     seat = BuiltinSeat("search", 1)
-    seen: list[Optional[GameClock]] = []
+    seen: list[Optional[MoveRequest]] = []
 
-    def choose(clock: Optional[GameClock] = None, asked: float = 0.0) -> None:
+    def choose(clock: Optional[MoveRequest] = None, asked: float = 0.0) -> None:
         seen.append(clock)  # a pass: the clock is all this test wants
 
     seat.player.choose = choose  # type: ignore[method-assign]

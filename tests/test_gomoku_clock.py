@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine_core.timeman import TRAVEL, TurnClock, turn_limits
+from engine_core.timeman import TRAVEL, TURN, MoveRequest, TimeManager
 from engine_core.loop import Channel
 from gomoku_protocol.brain import one_ply
 from gomoku_protocol.engine import UNLIMITED, Engine, moves_to_go
@@ -62,23 +62,32 @@ BUDGETS = [
 ]
 
 
+def turn_budget(request: MoveRequest, spent: int = 0, lag: int = 0) -> tuple[int, int]:
+    """(soft, hard) of a gomoku time manager for ``request``, ``spent`` ms after it arrived, after
+    answers ``lag`` ms late."""
+    tm = TimeManager(TURN)
+    tm.lag.observe(lag)
+    soft, hard, _ = tm.limits(request, spent)
+    return soft, hard
+
+
 @pytest.mark.parametrize("given,budget", BUDGETS)
 def test_the_budgets_for_each_clock(given: tuple[int, int, int, int, int], budget: tuple[int, int]) -> None:
     turn, match, left, used, to_go = given
-    assert turn_limits(TurnClock(turn=turn, match=match, left=left, used=used, to_go=to_go)) == budget
+    assert turn_budget(MoveRequest(turn=turn, match=match, left=left, used=used, to_go=to_go)) == budget
 
 
 def test_what_the_move_already_cost_comes_off_both_limits() -> None:
-    assert turn_limits(TurnClock(turn=1000, spent=300)) == (600, 600)
-    assert turn_limits(TurnClock(turn=1000, left=30000, spent=100)) == (675, 800)
-    assert turn_limits(TurnClock(turn=1000, spent=900)) == (0, 0)
-    assert turn_limits(TurnClock(turn=1000, spent=100, lag=200)) == (600, 600)  # the last answers were late
+    assert turn_budget(MoveRequest(turn=1000), spent=300) == (600, 600)
+    assert turn_budget(MoveRequest(turn=1000, left=30000), spent=100) == (675, 800)
+    assert turn_budget(MoveRequest(turn=1000), spent=900) == (0, 0)
+    assert turn_budget(MoveRequest(turn=1000), spent=100, lag=200) == (600, 600)  # the last answers were late
 
 
 def test_the_game_clock_is_time_left_else_the_brain_s_own_count() -> None:
-    assert TurnClock(match=180000, used=139000).game_left() == 41000
-    assert TurnClock(match=180000, used=139000, left=50000).game_left() == 50000  # the manager's word first
-    assert TurnClock(turn=1000).game_left() == -1
+    assert MoveRequest(match=180000, used=139000).game_left() == 41000
+    assert MoveRequest(match=180000, used=139000, left=50000).game_left() == 50000  # the manager's word first
+    assert MoveRequest(turn=1000).game_left() == -1
 
 
 def worst_game(turn: int, match: int, moves: int, delay: int, limit: int, points: int = 0) -> list[int]:
@@ -91,7 +100,7 @@ def worst_game(turn: int, match: int, moves: int, delay: int, limit: int, points
         if left <= 0:
             break
         to_go = moves_to_go(points, 2 * n) if points else 0
-        used += turn_limits(TurnClock(turn=turn, match=match, left=left, to_go=to_go))[limit] + delay
+        used += turn_budget(MoveRequest(turn=turn, match=match, left=left, to_go=to_go))[limit] + delay
     return seen
 
 
@@ -124,7 +133,7 @@ def test_a_full_board_never_runs_out_on_a_clock_that_pays_every_answer_s_travel(
 
 def test_no_move_takes_more_than_a_quarter_of_the_game_clock_above_the_reserve() -> None:
     for left in range(1500, 200000, 500):
-        soft, hard = turn_limits(TurnClock(turn=30000, match=180000, left=left))
+        soft, hard = turn_budget(MoveRequest(turn=30000, match=180000, left=left))
         assert soft <= hard <= max(left // 100, (left - 18000) // 4)
 
 
@@ -149,18 +158,35 @@ def test_the_protocol_fills_the_clock_from_info() -> None:
 
 def test_the_first_move_pays_for_the_process_start_up() -> None:
     e = engine("timeout_turn 1000")
-    e.arrived(time.perf_counter())
+    now = time.perf_counter()
+    e.arrived(now)
     e.startup, e.setup_spent, e.first_move = 0.6, 0.1, True
-    assert e.clock().spent >= 700
-    e.limits()
-    assert not e.first_move and e.clock().spent < 700
-    assert e.used_ms == 700  # and the game clock, which a manager starts with the process
+    assert e.asked() == pytest.approx(now - 0.7)
+    hard = e.limits()[1]
+    assert hard <= 900 - 700 and not e.first_move and e.asked() == now
+    e.count(time.perf_counter())
+    assert e.used_ms >= 700  # and the game clock, which a manager starts with the process
 
+
+
+def test_commands_that_came_together_count_each_other_s_time_once() -> None:
+    # A command queued while the start-up (or the command before it) was being counted: the first move
+    # pays for that wait once, not again as the command's own time.
+    e = engine("timeout_turn 1000")
+    e.first_move, e.startup, e.setup_spent = True, 0.5, 0.0
+    e.setup_until = time.perf_counter()
+    e.arrived(e.setup_until - 0.4)  # it came 0.4 s before the time counted so far ends
+    counted_to = e.setup_until
+    e.handled()
+    assert 0.0 <= e.setup_spent <= time.perf_counter() - counted_to
+    assert e.asked() == pytest.approx(e.setup_until - 0.5 - e.setup_spent)  # from the end of what was counted
 
 
 def test_our_thinking_counts_down_a_game_clock_given_only_as_timeout_match() -> None:
     e = engine("timeout_turn 30000", "timeout_match 180000")
-    e.count(time.perf_counter() - 1.5, time.perf_counter())
+    e.arrived(time.perf_counter() - 1.5)  # a move asked for 1.5 s ago
+    e.limits()
+    e.count(time.perf_counter())
     assert e.used_ms >= 1500 and e.clock().game_left() == 180000 - e.used_ms
     e.new_game(20, 20)
     assert e.used_ms == 0  # a new game, a new clock
@@ -170,14 +196,14 @@ def test_an_answer_later_than_its_hard_limit_shortens_the_next_ones_until_it_fad
     e = engine("timeout_turn 1000")
     e.arrived(time.perf_counter())
     assert e.limits() == (675, 900)  # as before the lag was measured: no move has run over yet
-    e.count(time.perf_counter() - (e.due_ms + 120) / 1000, time.perf_counter())  # the answer came 120 ms after the hard limit
-    assert 120 <= e.lag.peak <= 130
+    e.count(e.time.arrived + (e.time.due + 120.5) / 1000)  # the answer came 120 ms after the hard limit
+    assert e.time.lag.peak == 120
     e.arrived(time.perf_counter())
     soft, hard = e.limits()
     assert 900 - 130 <= hard <= 900 - 120 and soft == 675
     for _ in range(30):  # moves on time
-        e.count(time.perf_counter() - 0.5, time.perf_counter())
-    assert e.lag.peak == 0
+        e.count(e.time.arrived + 0.5)
+    assert e.time.lag.peak == 0
 
 
 def test_a_pause_after_the_answer_is_left_out_of_the_move_s_time() -> None:
@@ -199,7 +225,7 @@ def test_a_pause_after_the_answer_is_left_out_of_the_move_s_time() -> None:
     assert len(handed) == 1
     up_to_answer = int((handed[0] - began) * 1000)
     assert e.used_ms <= up_to_answer
-    assert e.lag.peak <= max(0, up_to_answer - e.due_ms)
+    assert e.time.lag.peak <= max(0, up_to_answer - e.time.due)
 
 
 PLANNED = re.compile(r"^MESSAGE time soft (\d+) hard (\d+) game clock (-?\d+)$")

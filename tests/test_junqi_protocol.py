@@ -193,7 +193,10 @@ def test_refused_lineup_leaves_start_refused_too(session_factory):
 
 
 class Lines:
-    """A Channel stand-in: feeds lines, collects what the engine says."""
+    """A Channel stand-in: feeds lines, collects what the engine says; every line arrived now (a move's
+    time counts from ``arrived``, 0: now)."""
+
+    arrived = 0.0
 
     def __init__(self, lines: list[str]) -> None:
         self.todo = list(lines)

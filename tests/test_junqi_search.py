@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine_core.timeman import GameClock
+from engine_core.timeman import MoveRequest
 from junqi_protocol.board import Board
 from junqi_protocol.player import Player
 from junqi_protocol.game import Rules, full_game
@@ -119,7 +119,7 @@ def test_takes_an_exposed_flag_by_a_shortest_route(blockers):
     flag = board.point("E51")
     want = distances(board, engine.pos.owner, [flag], False)[board.point("S04")]
     for n in range(1, 20):
-        frm, to = engine.choose(GameClock(movetime=2000))
+        frm, to = engine.choose(MoveRequest(movetime=2000))
         if to == flag:
             break
         engine.pos.apply(frm, to, MOVE)

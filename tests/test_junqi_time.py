@@ -17,12 +17,6 @@ from test_junqi_protocol import LINEUP, Lines
 SEARCH_LINE = re.compile(r"^search depth \d+ nodes \d+ budget (\d+) ms used \d+ ms movetime (\d+) ms$")
 
 
-class TimedLines(Lines):
-    """A Channel stand-in whose lines all arrived now (``go`` counts its time from ``arrived``)."""
-
-    arrived = 0.0
-
-
 def searched(lines: list[str]) -> list[tuple[int, int]]:
     """(budget, movetime) of every search line among ``lines``."""
     return [(int(m[1]), int(m[2])) for m in map(SEARCH_LINE.match, lines) if m]
@@ -45,7 +39,7 @@ def test_the_option_is_listed_with_its_default_and_bad_values_are_refused(sessio
 @pytest.mark.parametrize("cap, referee, limit", [(200, 3000, 200), (5000, 400, 400), (0, 300, 300), (300, 0, 300)])
 def test_the_cap_and_the_referees_movetime_combine_as_the_less(cap, referee, limit):
     go = f"go time 600000 movetime {referee}" if referee else "go time 600000"
-    chan = TimedLines(["junqi", f"setoption name movetime value {cap}", "newgame 2p S", f"lineup {LINEUP}", "start", go])
+    chan = Lines(["junqi", f"setoption name movetime value {cap}", "newgame 2p S", f"lineup {LINEUP}", "start", go])
     JunqiProtocol().run(chan)
     assert [line for line in chan.said if line.startswith("error")] == []
     assert any(line.startswith("move ") for line in chan.said)
@@ -56,7 +50,7 @@ def test_the_cap_and_the_referees_movetime_combine_as_the_less(cap, referee, lim
 
 
 def test_a_cap_set_again_and_one_taken_off(tmp_path):
-    chan = TimedLines(["junqi", "setoption name movetime value 150", "newgame 2p S", f"lineup {LINEUP}", "start",
+    chan = Lines(["junqi", "setoption name movetime value 150", "newgame 2p S", f"lineup {LINEUP}", "start",
                        "go time 600000 movetime 2000", "setoption name movetime value 0", "go time 600000 movetime 900"])
     JunqiProtocol().run(chan)
     assert [m for _, m in searched(chan.logged)] == [150, 900]

@@ -15,7 +15,7 @@ import ucci_engine.referee as xiangqi
 from conftest import ROOT
 from engine_core.ends import End, Forfeit
 from gomoku_protocol.position import Position as GomokuPosition
-from gomoku_protocol.seats import BuiltinSeat, MatchSettings
+from gomoku_protocol.seats import BaselineSeat, MatchSettings
 from ucci_engine.position import Position
 
 
@@ -98,7 +98,7 @@ LIMITS = MatchSettings(turn_ms=100, match_ms=0, memory=0, rule=0, size=15)
 
 
 def test_a_gomoku_game_between_baselines_on_the_core_loop_ends_by_the_rules() -> None:
-    result, game = gomoku.play_game([BuiltinSeat(), BuiltinSeat()], [(7, 7)], LIMITS)
+    result, game = gomoku.play_game([BaselineSeat(), BaselineSeat()], [(7, 7)], LIMITS)
     assert result.reason in ("five", "board full") and result.forfeits == ()
     assert (result.winner in (0, 1)) == (result.reason == "five") and game.moves[0] == (7, 7) and len(game.times) == len(game.moves)
 
@@ -110,7 +110,7 @@ def test_a_gomoku_game_between_baselines_on_the_core_loop_ends_by_the_rules() ->
     (GomokuFake((0, 0), refuse=Forfeit(End.NO_ANSWER, "no reply in time")), "white no answer: no reply in time", End.NO_ANSWER),
 ])
 def test_a_gomoku_seat_that_fails_forfeits_typed(white: GomokuFake, reason: str, end: End) -> None:
-    result, game = gomoku.play_game([BuiltinSeat(), white], [(7, 7)], LIMITS)  # type: ignore[list-item]
+    result, game = gomoku.play_game([BaselineSeat(), white], [(7, 7)], LIMITS)  # type: ignore[list-item]
     assert result.winner == 0 and result.reason.startswith(reason) and result.forfeits == ((1, end),) and result.end is end
     assert game.moves == [(7, 7)]
 
@@ -125,7 +125,7 @@ def test_both_referees_play_on_the_core_loop_with_a_rules_object_each(monkeypatc
 
     monkeypatch.setattr(core, "play", spy)
     xiangqi.play_game(ScriptedSeat([]), ScriptedSeat([]), 1000, 0, 2)  # type: ignore[arg-type]
-    gomoku.play_game([BuiltinSeat(), BuiltinSeat()], [], LIMITS)
+    gomoku.play_game([BaselineSeat(), BaselineSeat()], [], LIMITS)
     assert [type(rules) for rules in played] == [xiangqi.XiangqiRules, gomoku.GomokuRules]
 
 

@@ -6,8 +6,6 @@ from conftest import Session, greeted, plays_legally
 from ucci_engine.position import START_FEN
 from ucci_engine.protocol import UciProtocol
 
-SLOW = 60  # seconds: how long a loaded machine may take to answer, far above the usual
-
 
 def uci(make) -> Session:
     return greeted(make, "uci", "uciok")
@@ -45,9 +43,9 @@ def test_the_clock_of_the_side_to_move_is_used() -> None:
     uci = UciProtocol()
     uci.engine.set_position(START_FEN, ["h2e2"])  # black to move
     go = uci.parse_go(["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20", "movestogo", "7"])
-    assert (go.clock.left, go.clock.opp_left, go.clock.inc, go.clock.movestogo) == (2000, 1000, 20, 7)
+    assert (go.left, go.opp_left, go.inc, go.movestogo) == (2000, 1000, 20, 7)
     limits = uci.engine.limits_for(uci.parse_go(["movetime", "300"]))
-    assert limits.hard_ms <= 300 - uci.engine.overhead_ms
+    assert limits.hard_ms <= 300 - uci.engine.time.overhead
 
 
 def test_searchmoves_restricts_the_root(session_factory) -> None:
@@ -59,12 +57,9 @@ def test_searchmoves_restricts_the_root(session_factory) -> None:
 
 def test_skill_level_still_plays_legal_moves(session_factory) -> None:
     s = uci(session_factory)
-    s.send("setoption name Skill Level value 0")
-    s.send("setoption name Move Overhead value 100")
-    s.send("setoption name Hash value 4")
-    s.send("setoption name Threads value 1")
-    s.send("setoption name Ponder value true")
-    s.send("setoption name Clear Hash")
+    for option in ("Skill Level value 0", "Move Overhead value 100", "Hash value 4", "Threads value 1", "Ponder value true",
+                   "Clear Hash"):
+        s.send(f"setoption name {option}")
     s.send("position startpos")
     s.send("go depth 5")
     assert plays_legally(START_FEN, [], s.expect("bestmove")[0].split()[1])

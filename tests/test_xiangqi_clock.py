@@ -70,7 +70,7 @@ def timed_move(engine: Engine, moves: list[str], left: int) -> str:
     engine.set_position(START_FEN, moves)
     go = GoRequest()
     go.depth = 1
-    go.clock.left = left
+    go.left = left
     answered = threading.Event()
     results: list[Optional[SearchAnswer]] = []
 
@@ -89,26 +89,26 @@ def test_a_gui_clock_that_shows_more_time_gone_than_ours_widens_the_margin() -> 
     engine = Engine()
     first = timed_move(engine, [], 10000)
     timed_move(engine, [first, "a6a5"], 8500)  # 1.5 s gone, of which our own watch saw one quick move
-    assert engine.lag.margin(OVERHEAD) >= 500  # a generous allowance for that move on a busy machine
+    assert engine.time.lag.margin(OVERHEAD) >= 500  # a generous allowance for that move on a busy machine
 
 
 def test_a_clock_from_another_game_is_no_evidence_of_lag() -> None:
     engine = Engine()
     timed_move(engine, [], 10000)
     timed_move(engine, ["h2e2"], 9000)  # not our game two plies on: a new game
-    assert engine.lag.margin(OVERHEAD) == OVERHEAD
+    assert engine.time.lag.margin(OVERHEAD) == OVERHEAD
 
 
 @pytest.mark.parametrize("lag", [60, 150])  # a lag of 300 loses 200 ms a move: 60 moves would need 12 s
 def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(lag: int) -> None:
     engine = Engine()
-    engine.lag.observe(lag)
+    engine.time.lag.observe(lag)
     go = GoRequest()
-    go.clock.inc = 100
+    go.inc = 100
     left, lowest = 10000, 10000
     for _ in range(60):  # moves a side: a long game at 10 s + 0.1 s
-        go.clock.left = left
-        left += go.clock.inc - engine.limits_for(go).hard_ms - lag
+        go.left = left
+        left += go.inc - engine.limits_for(go).hard_ms - lag
         lowest = min(lowest, left)
     assert lowest > 0
 
@@ -116,22 +116,22 @@ def test_a_measured_lag_is_paid_on_every_move_without_flagging_in_a_long_game(la
 def test_an_unsettled_search_may_think_longer_but_never_past_the_hard_limit() -> None:
     engine = Engine()
     go = GoRequest()
-    go.clock.inc = 100
+    go.inc = 100
     for left in (300, 1000, 2000, 6000, 10000, 60000):
-        go.clock.left = left
+        go.left = left
         lim = engine.limits_for(go)
         assert lim.soft_ms <= lim.unsettled_ms <= lim.hard_ms
-    go.clock.left = 10000
+    go.left = 10000
     assert engine.limits_for(go).unsettled_ms > engine.limits_for(go).soft_ms
     fixed = GoRequest()
-    fixed.clock.movetime = 1000
+    fixed.movetime = 1000
     assert engine.limits_for(fixed).unsettled_ms == 0  # a fixed time a move is spent as asked
 
 
 def test_a_fixed_time_a_move_is_spent_to_its_end() -> None:
     engine = Engine()
     fixed = GoRequest()
-    fixed.clock.movetime = 1000
+    fixed.movetime = 1000
     lim = shortened(engine.limits_for(fixed), time.perf_counter() - 0.2)  # the go arrived 200 ms ago
     # No soft limit: deepening goes on until the hard one, which keeps the overhead and the time gone.
-    assert lim.soft_ms == 0 and 1 <= lim.hard_ms <= 1000 - engine.overhead_ms - 200
+    assert lim.soft_ms == 0 and 1 <= lim.hard_ms <= 1000 - engine.time.overhead - 200

@@ -2,6 +2,7 @@
 dialect, with what the two say differently in one table (:data:`DIALECTS`). What only one dialect has is in
 ``tests/test_ucci_session.py`` and ``tests/test_uci_session.py``."""
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -29,6 +30,7 @@ class Dialect:
     no_move: str  # the answer of a go in a position without a legal move
     idle_stop: tuple[str, ...]  # the answer of a stop when nothing is thinking
     bye: tuple[str, ...]  # the last lines, after quit
+    depth_lines: tuple[str, ...]  # what ``go depth 3`` prints before its bestmove: a line matching each pattern
 
 
 UCCI = Dialect(
@@ -57,6 +59,7 @@ UCCI = Dialect(
     no_move="nobestmove",
     idle_stop=("nobestmove",),
     bye=("bye",),
+    depth_lines=(r"info depth 3 score -?\d+ pv \w+", r"info time \d+ nodes \d+"),
 )
 UCI = Dialect(
     hello="uci",
@@ -75,6 +78,7 @@ UCI = Dialect(
     no_move="bestmove (none)",
     idle_stop=(),
     bye=(),
+    depth_lines=(r"info depth 3 seldepth \d+ multipv 1 score cp -?\d+ nodes \d+ nps \d+ hashfull \d+ time \d+ pv \w+",),
 )
 
 
@@ -110,6 +114,14 @@ def test_the_handshake_announces_the_options_before_its_last_line(session_factor
     _, lines = s.expect(d.ok)
     assert {option_name(line) for line in lines if line.startswith("option ")} >= d.options
     assert any(line.startswith("id author") for line in lines)
+
+
+def test_go_depth_prints_its_lines_and_a_legal_bestmove(s: Session, d: Dialect) -> None:
+    s.send("position startpos moves h2e2 h9g7")
+    s.send("go depth 3")
+    line, before = s.expect("bestmove")
+    assert all(any(re.match(pattern, b) for b in before) for pattern in d.depth_lines), before
+    assert plays_legally(START_FEN, ["h2e2", "h9g7"], line.split()[1])
 
 
 def test_every_clock_form_gets_a_legal_move(s: Session, d: Dialect) -> None:
@@ -155,6 +167,8 @@ def test_bad_input_gets_an_error_and_the_engine_keeps_its_position(s: Session, d
     for cmd in d.bad_lines:
         s.send(cmd)
         s.expect("info string error", timeout=5)
+    s.send("position fen 4k4/9/9/9/B8/9/9/9/9/3K5 w")  # a position no game reaches
+    s.expect("info string error bad FEN: a red elephant cannot stand on a5; keeping the previous position")
     s.send(b"\xff\xfe garbage \x00\x01\r\n")
     s.expect("info string error")
     s.send(b"\r\n")

@@ -9,11 +9,12 @@ replaces a whole object only once it is checked), as every game's front object r
 import random
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from engine_core.loop import Refusal, Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.timeman import GameClock, LagMeter, game_limits
+from engine_core.timeman import INCREMENT, MoveRequest, TimeManager
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
 from ucci_engine.evaluate import STYLES, Network, load_network
@@ -29,18 +30,15 @@ HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is
 HASH_MB = 64
 
 
-class GoRequest:
-    """A ``go`` command in milliseconds, whichever dialect it came from."""
+@dataclass
+class GoRequest(MoveRequest):
+    """A ``go`` command in milliseconds, whichever dialect it came from: the move's request, as the
+    core's time manager reads it, and what only xiangqi's ``go`` asks."""
 
-    def __init__(self) -> None:
-        self.depth = 0
-        self.nodes = 0
-        self.clock = GameClock()  # read by the core's time manager
-        self.infinite = False
-        self.ponder = False
-        self.draw_offered = False
-        self.static_only = False  # UCCI ``go depth 0``
-        self.searchmoves: list[str] = []  # UCI's, as named: the engine checks them when it starts thinking
+    infinite: bool = False
+    draw_offered: bool = False
+    static_only: bool = False  # UCCI ``go depth 0``
+    searchmoves: list[str] = field(default_factory=list)  # UCI's, as named: the engine checks them when it starts thinking
 
 
 class SearchAnswer:
@@ -82,11 +80,8 @@ class Engine:
         self.noise = 0
         self.skill = 20
         self.multipv = 1
-        self.overhead_ms = 50
-        self.lag = LagMeter.clock_gaps()  # the move overhead as the GUI's clock shows it
-        # After a timed move: the game it was played in and the clock expected at the next go.
-        self._clock_after: Optional[tuple[tuple[str, list[str]], int]] = None
-        self._clock_now: Optional[tuple[tuple[str, list[str]], int, int, float]] = None  # game, left, inc, go time
+        self.time = TimeManager(INCREMENT, 50)  # 50 ms of move overhead until the GUI sets it
+        self._asked_in: tuple[str, list[str]] = ("", [])  # the game of the last go, for the lag its clock shows
         self.position = Position.from_fen(START_FEN, self.style, self.net)
         self.game: tuple[str, list[str]] = (START_FEN, [])  # how ``position`` was last given
         self.banned: list[int] = []
@@ -144,7 +139,7 @@ class Engine:
 
     def set_overhead(self, ms: int) -> None:
         """What a move's answer needs to reach the GUI (UCI's Move Overhead), kept off every time limit."""
-        self.overhead_ms = ms
+        self.time.overhead = ms
 
     def set_skill(self, level: int) -> None:
         """UCI's Skill Level, 0 to 20: below 20 the search is shallower and its evaluation noisier."""
@@ -269,18 +264,19 @@ class Engine:
         lim.banned = self.banned
         if self.skill < 20:
             lim.depth = min(lim.depth or 99, 1 + self.skill // 3)
-        lim.soft_ms, lim.unsettled_ms, lim.hard_ms = game_limits(go.clock, self.overhead_ms, self.lag)
+        lim.soft_ms, lim.hard_ms, lim.unsettled_ms = self.time.limits(go)
         if lim.hard_ms == 0 and go.depth == 0 and go.nodes == 0:
             lim.infinite = True  # no bound at all: think until stopped
         return lim
 
-    def go(self, go: GoRequest, info: InfoSink, done: DoneSink) -> None:
-        """Start thinking; ``done`` gets the answer once the search ends and is released. Refused, before
-        anything changes, when a move of ``go.searchmoves`` is not legal here."""
-        asked = time.perf_counter()  # the GUI's clock runs from here, not from the search's start
+    def go(self, go: GoRequest, info: InfoSink, done: DoneSink, arrived: float = 0.0) -> None:
+        """Start thinking on the ``go`` whose line arrived at ``arrived`` (a ``time.perf_counter()`` time,
+        from which the GUI's clock runs; 0: now); ``done`` gets the answer once the search ends and is
+        released. Refused, before anything changes, when a move of ``go.searchmoves`` is not legal here."""
         root_moves = self.legal_named("searchmoves", go.searchmoves)
         self.stop_and_wait()
-        self._read_clock(go, asked)
+        self.time.begin(go, arrived, self._continues())
+        asked = self.time.arrived
         limits = self.limits_for(go)
         limits.root_moves = root_moves
         pos = self.position.copy()
@@ -318,26 +314,19 @@ class Engine:
 
         self._launch(job)
 
-    def _read_clock(self, go: GoRequest, asked: float) -> None:
-        """Measure the lag the GUI's clock shows since our last move of this game, and note this move's clock."""
-        after, self._clock_after, self._clock_now = self._clock_after, None, None
-        if go.clock.left < 0 or go.ponder:
-            return
-        fen, moves = self.game
-        if after is not None:
-            (last_fen, last_moves), expected = after
-            if fen == last_fen and len(moves) == len(last_moves) + 2 and moves[: len(last_moves)] == last_moves:
-                self.lag.observe(expected - go.clock.left)
-        self._clock_now = (self.game, go.clock.left, go.clock.inc, asked)
+    def _continues(self) -> bool:
+        """Whether this go is in the game of the last one, two plies on (then the GUI's clock shows what
+        our last answer lost on its way); the game is noted for the next go."""
+        (fen, moves), (last_fen, last_moves) = self.game, self._asked_in
+        self._asked_in = self.game
+        return fen == last_fen and len(moves) == len(last_moves) + 2 and moves[: len(last_moves)] == last_moves
 
     def _emit(self) -> None:
         """Hand the answer to the protocol once (called with the lock held)."""
         if self._emitted or self._finished is None:
             return
         self._emitted = True
-        if self._clock_now is not None:
-            game, left, inc, asked = self._clock_now
-            self._clock_after = (game, left - int((time.perf_counter() - asked) * 1000) + inc)
+        self.time.answered()
         lines = self._finished
         if not lines:
             self._done(None)

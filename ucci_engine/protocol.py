@@ -140,7 +140,7 @@ class Dialect(Session):
             self.chan.send(f"info depth 0 score {self.engine.static_eval()}")
             self.chan.send("nobestmove")
             return
-        self.engine.go(go, self.info, self.done)
+        self.engine.go(go, self.info, self.done, self.chan.arrived)
 
     def cmd_perft(self, args: list[str]) -> None:
         asked = number(args[0], "perft", -1e9, 1e9) if args else 1.0
@@ -310,10 +310,10 @@ class UcciProtocol(Dialect):
             go.static_only = go.depth == 0
         go.nodes = int(got.get("nodes", 0))
         if "time" in got:
-            go.clock.left = int(got["time"] * scale)
-            go.clock.inc = int(got.get("increment", 0) * scale)
-            go.clock.movestogo = int(got.get("movestogo", 0))
-            go.clock.opp_left = int(got.get("opptime", 0) * scale)
+            go.left = int(got["time"] * scale)
+            go.inc = int(got.get("increment", 0) * scale)
+            go.movestogo = int(got.get("movestogo", 0))
+            go.opp_left = int(got.get("opptime", 0) * scale)
         if not values and not go.infinite:
             go.infinite = True  # bare ``go``: think until stop
         return go
@@ -440,14 +440,14 @@ class UciProtocol(Dialect):
         got = numbers(values, UCI_GO_RANGES)
         go.depth = max(int(got.get("depth", 0)), int(got.get("mate", 0)) * 2)
         go.nodes = int(got.get("nodes", 0))
-        go.clock.movetime = int(got.get("movetime", 0))
+        go.movetime = int(got.get("movetime", 0))
         red = self.engine.red_to_move()
         mine, theirs, inc = ("wtime", "btime", "winc") if red else ("btime", "wtime", "binc")
         if mine in got:
-            go.clock.left = int(got[mine])
-            go.clock.inc = int(got.get(inc, 0))
-            go.clock.movestogo = int(got.get("movestogo", 0))
-            go.clock.opp_left = int(got.get(theirs, 0))
+            go.left = int(got[mine])
+            go.inc = int(got.get(inc, 0))
+            go.movestogo = int(got.get("movestogo", 0))
+            go.opp_left = int(got.get(theirs, 0))
         go.searchmoves = moves  # the engine checks them when it starts
         if not values and not go.infinite and not go.ponder and not moves:
             go.infinite = True
