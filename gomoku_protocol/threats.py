@@ -235,13 +235,14 @@ def line_steps(a: i64, b: i64, stride: i64) -> i64:
 
 def lines_up(b: Position, color: i64, i: i64) -> i64:
     """How many lines ``color``'s stone on the empty point ``i`` makes a closed three or an open
-    two on (a quiet threat needs two: one alone gives no VCF that was not there before).
+    two on (a quiet threat needs two: one alone gives no VCF that was not there before). An open
+    three is a threat of its own and not counted: between h8 and j8, i8 makes one.
 
     >>> from gomoku_protocol.position import Position
     >>> b = Position(15, 15, 0)
     >>> for x, y in ((7, 7), (9, 7), (5, 5)): b.play(b.index(x, y), 1)
-    >>> lines_up(b, 1, b.index(8, 7)), lines_up(b, 1, b.index(6, 6)), lines_up(b, 1, b.index(7, 5))
-    (1, 2, 1)
+    >>> lines_up(b, 1, b.index(7, 5)), lines_up(b, 1, b.index(8, 7)), lines_up(b, 1, b.index(12, 12))
+    (3, 0, 0)
     """
     n: i64 = 0
     d: i64
@@ -392,11 +393,18 @@ class ThreatSearch:
         self._begin(ms, nodes)
         return self._vcf(depth, ())
 
-    def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
-        """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
-        known = self._recall(self.vcf_memo, depth, gains, False)
+    def _attack(self, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
+        """The attacker's VCF or (``vct``) VCT from what is known of it, else from a search."""
+        known = self._recall(self.vct_memo if vct else self.vcf_memo, depth, gains, vct)
         if known is not None:
             return known if known else None
+        return self._vct_node(depth, gains) if vct else self._vcf_node(depth, gains)
+
+    def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
+        """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
+        return self._attack(depth, gains, False)
+
+    def _vcf_node(self, depth: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         b = self.board
         a = b.side
         d = 3 - a
@@ -509,9 +517,9 @@ class ThreatSearch:
     def _vct(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCT; unless ``gains`` is empty (the first threat) only threats related
         to ``gains``, the attacker's stones since its previous threat, are tried."""
-        known = self._recall(self.vct_memo, depth, gains, True)
-        if known is not None:
-            return known if known else None
+        return self._attack(depth, gains, True)
+
+    def _vct_node(self, depth: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         b = self.board
         a = b.side
         d = 3 - a
