@@ -38,6 +38,9 @@ ENTRY_BYTES = 96
 AHEAD = 150  # the last search's score from which our VCT gets two thirds of a quiet move, not a third
 VCT_DEPTH = 9  # our VCT's depth at the root, in threats (the wins of the 15x15 study took 7 and 9)
 VCT_LEAP_FROM = 3  # beyond this depth our root VCT deepens two threats at a time (threats.deepening)
+# Nodes an iteration of our root VCT may spend below quiet threats (threats.vct's quiet): off. At
+# 5,000 the brain did not score above main's at 0.5 s a move (28 November 2026, docs/results/gomoku.md).
+QUIET_NODES = 0
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -207,7 +210,9 @@ class Brain:
             # a third of a move about 35,000), so it gets two thirds.
             ahead = self.lead[0] == board.stones and self.lead[1] >= AHEAD
             share = self._left(start, quiet_ms) * (2 if ahead else 1) // 3
-            line = ts.vct(VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM)
+            line = ts.vct(
+                VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM, QUIET_NODES
+            )
             if line:
                 say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
                 return SearchAnswer(line[0], MATE - len(line), len(line), line, "vct")

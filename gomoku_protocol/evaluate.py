@@ -58,9 +58,9 @@ def threat_level(b: ShapeBoard, color: int) -> int:
     level = 0
     # the points of the colour's fours and threes (see Position.four_list)
     fours = b.four_list
-    base: i64 = color * (b.n + 1)
+    start, stop = pt.span(fours, color, b.n)
     k: i64
-    for k in range(base + 1, base + 1 + fours[base]):
+    for k in range(start, stop):
         c = b.count(color, fours[k])
         if pt.flex4_count(c) or (pt.four_count(c) >= 2 and not strict):
             return 2
@@ -68,7 +68,8 @@ def threat_level(b: ShapeBoard, color: int) -> int:
             level = 1
     if level == 0 and not strict:
         threes = b.three_list
-        for k in range(base + 1, base + 1 + threes[base]):
+        start, stop = pt.span(threes, color, b.n)
+        for k in range(start, stop):
             if pt.three_count(b.count(color, threes[k])) >= 2:
                 return 1
     return level

@@ -13,6 +13,7 @@ Slots: 0..4 hold offsets -5..-1, 5..9 hold +1..+5.
 
 from typing import Final
 
+from librt.vecs import vec
 from mypy_extensions import i64  # the counter helpers take and give machine words, compiled
 
 from gomoku_protocol.rules import CARO8, CARO9, WALL, wins
@@ -36,6 +37,18 @@ VALUE: Final[list[int]] = ORDER
 WEIGHT_SCALE: Final = 16  # fitted evaluation weights are stored in sixteenths of a point
 # Per-cell counters packed in one int: fives | open fours << 4 | fours << 8 | open threes << 12 | overlines << 16.
 COUNT: Final = [0, 0, 0, 0, 0, 1 << 12, 1 << 8, 2 << 8, 1 << 4, 1, 1 << 16]
+
+
+def span(points: vec[i64], color: i64, n: i64) -> tuple[i64, i64]:
+    """Where ``color``'s points lie in one of a board's point lists (``Position.four_list``,
+    ``three_list``: colour ``c``'s from ``c * (n + 1)``, its length first): from the first to past
+    the last.
+
+    >>> span(vec[i64]([0, 0, 0, 2, 7, 9, 0, 0, 0]), 1, 2)
+    (4, 6)
+    """
+    base = color * (n + 1)
+    return base + 1, base + 1 + points[base]
 
 
 def four_count(c: i64) -> i64:

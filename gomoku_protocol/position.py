@@ -165,10 +165,10 @@ def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
 def _listed(points: vec[i64], color: i64, n: i64) -> list[int]:
     """``color``'s points in one of the vector lists (Position.four_list, three_list), in the
     vector's order: the threat search filters and sorts them (sets built for it were a third of its time)."""
-    base = color * (n + 1)
+    start, stop = pt.span(points, color, n)
     out: list[int] = []
     k: i64
-    for k in range(base + 1, base + 1 + points[base]):
+    for k in range(start, stop):
         out.append(points[k])
     return out
 
@@ -735,9 +735,9 @@ class Position(SearchPosition, ShapeBoard):
     def threatening(self, color: int) -> bool:
         """Whether ``color`` can make an open four or a double four with its next stone."""
         fours = self.four_list
-        base: i64 = color * (self.n + 1)
+        start, stop = pt.span(fours, color, self.n)
         k: i64
-        for k in range(base + 1, base + 1 + fours[base]):
+        for k in range(start, stop):
             c = self.count(color, fours[k])
             if pt.flex4_count(c) or pt.four_count(c) >= 2:
                 return True
@@ -801,9 +801,9 @@ class Position(SearchPosition, ShapeBoard):
         out: list[int] = []
         side = self.side
         fours = self.four_list
-        base: i64 = side * (self.n + 1)
+        start, stop = pt.span(fours, side, self.n)
         k: i64
-        for k in range(base + 1, base + 1 + fours[base]):
+        for k in range(start, stop):
             i = fours[k]
             c = self.count(side, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):

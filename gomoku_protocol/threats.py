@@ -21,6 +21,15 @@ last two fours (:data:`VCF_CHAIN`; the last alone lost two of the five reference
 the attacker's choices are restricted: every defence is still searched, so a line reported won is
 a forced win.
 
+**Quiet threats** (optional, :meth:`ThreatSearch.vct`'s ``quiet``): the attacker may also play a move
+that makes no four and no open three but lines up two or more lines (each a closed three or an open
+two: :func:`lines_up`) after which it has a VCF. The defender's answers are then the points on
+which that VCF can be spoilt (:meth:`ThreatSearch._spoilers`): its own stones and replies, the
+defender's four points, and every point that would make a four with one of its forced replies;
+each is searched, and a stone anywhere else leaves the same VCF winning, so a line reported won is
+still forced. Off on renju and caro boards, where a stone can change a point's legality or a five's
+worth from further away. Their subtrees share a node budget per iteration.
+
 Failed positions are remembered by key, depth and the restriction's gain squares (a failure
 under one restriction says nothing under another); proven wins are remembered by key alone (a
 proof holds whatever led there), which collapses the orders in which the defender can spend his
@@ -36,6 +45,7 @@ from mypy_extensions import i64
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.position import Position
+from gomoku_protocol.rules import CARO8, EMPTY, WALL
 
 CHECK_EVERY: Final = 31  # nodes between clock checks
 MEMO_LIMIT: Final = 200000  # remembered failures per memo before it is cleared (48-96 bytes each: brain.ENTRY_BYTES)
@@ -45,6 +55,8 @@ VCT_CHAIN: Final = 1  # a threat of a VCT must be related to one of the last thi
 
 FIRST_SLOTS: Final = 1024  # a memo table's slots when new or cleared (a power of two; doubled at half full)
 CTX_BITS: Final = (1 << 50) - 1  # a restriction's number: exact for up to four gains, hashed beyond
+QUIET_CTX: Final = 1 << 50  # added to a VCT failure's context when quiet threats were searched
+QUIET_MOVES: Final = 6  # quiet threats tried at one attacker node, best first
 
 
 def context(gains: tuple[int, ...]) -> i64:
@@ -119,10 +131,12 @@ class Memo:
         return s
 
     def failed(self, key: i64, ctx: i64, depth: i64) -> bool:
-        """Whether a search of ``depth`` or more failed from ``key`` unrestricted, or under ``ctx``."""
-        if self.fail_depth[self._fail_slot(key, 0)] >= depth:
+        """Whether a search of ``depth`` or more failed from ``key`` unrestricted, or under ``ctx``
+        (in the same mode: :data:`QUIET_CTX`)."""
+        free = ctx & ~CTX_BITS
+        if self.fail_depth[self._fail_slot(key, free)] >= depth:
             return True
-        return ctx != 0 and self.fail_depth[self._fail_slot(key, ctx)] >= depth
+        return ctx != free and self.fail_depth[self._fail_slot(key, ctx)] >= depth
 
     def fail(self, key: i64, ctx: i64, depth: i64) -> None:
         s = self._fail_slot(key, ctx)
@@ -219,6 +233,26 @@ def line_steps(a: i64, b: i64, stride: i64) -> i64:
     return -1
 
 
+def lines_up(b: Position, color: i64, i: i64) -> i64:
+    """How many lines ``color``'s stone on the empty point ``i`` makes a closed three or an open
+    two on (a quiet threat needs two: one alone gives no VCF that was not there before). An open
+    three is a threat of its own and not counted: between h8 and j8, i8 makes one.
+
+    >>> from gomoku_protocol.position import Position
+    >>> b = Position(15, 15, 0)
+    >>> for x, y in ((7, 7), (9, 7), (5, 5)): b.play(b.index(x, y), 1)
+    >>> lines_up(b, 1, b.index(7, 5)), lines_up(b, 1, b.index(8, 7)), lines_up(b, 1, b.index(12, 12))
+    (3, 0, 0)
+    """
+    n: i64 = 0
+    d: i64
+    for d in range(4):
+        s = b.shape(color, d, i)
+        if s == pt.FLEX2 or s == pt.THREE:
+            n += 1
+    return n
+
+
 class ThreatSearch:
     def __init__(self, board: Position) -> None:
         self.board = board
@@ -232,6 +266,9 @@ class ThreatSearch:
         self.memo_limit = MEMO_LIMIT
         self.vcf_chain = VCF_CHAIN
         self.vct_chain = VCT_CHAIN
+        self.quiet: i64 = 0  # nodes an iteration may spend below quiet threats (0: none tried)
+        self.quiet_spent: i64 = 0
+        self.mode: i64 = 0  # QUIET_CTX while quiet threats are searched: a VCT failure's context adds it
         # Every node's candidates, on one stack of machine words (``order_score << 12 | point``,
         # best first within a node's run): a node pushes its run above ``sp`` and, after each of
         # its children, takes ``sp`` back to the run's end; no list is built and no number boxed.
@@ -290,9 +327,9 @@ class ThreatSearch:
         ``gains``, only those related to them (``near``) or only those not."""
         b = self.board
         fours = b.four_list
-        base: i64 = color * (b.n + 1)
+        start, stop = pt.span(fours, color, b.n)
         k: i64
-        for k in range(base + 1, base + 1 + fours[base]):
+        for k in range(start, stop):
             i = fours[k]
             if not gains or self._near(i, gains) == near:
                 self._push_ordered(lo, i, color)
@@ -339,7 +376,11 @@ class ThreatSearch:
             won = self.vcf_memo.won(key)
         if won is not None:
             return won
-        return [] if memo.failed(key, context(gains), depth) else None
+        return [] if memo.failed(key, self._context(gains, vct), depth) else None
+
+    def _context(self, gains: tuple[int, ...], vct: bool) -> i64:
+        """The memo context of a failure under ``gains`` (a VCT's in the search's mode)."""
+        return context(gains) | self.mode if vct else context(gains)
 
     # --- VCF -----------------------------------------------------------------------------------
 
@@ -352,11 +393,18 @@ class ThreatSearch:
         self._begin(ms, nodes)
         return self._vcf(depth, ())
 
-    def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
-        """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
-        known = self._recall(self.vcf_memo, depth, gains, False)
+    def _attack(self, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
+        """The attacker's VCF or (``vct``) VCT from what is known of it, else from a search."""
+        known = self._recall(self.vct_memo if vct else self.vcf_memo, depth, gains, vct)
         if known is not None:
             return known if known else None
+        return self._vct_node(depth, gains) if vct else self._vcf_node(depth, gains)
+
+    def _vcf(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
+        """The attacker's VCF; after the first four only fours related to ``gains`` are tried."""
+        return self._attack(depth, gains, False)
+
+    def _vcf_node(self, depth: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         b = self.board
         a = b.side
         d = 3 - a
@@ -392,7 +440,7 @@ class ThreatSearch:
             if self.stopped:
                 return None
         if not self.stopped:
-            memo.fail(key, context(gains), depth)
+            memo.fail(key, self._context(gains, vct), depth)
         return None
 
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
@@ -416,12 +464,18 @@ class ThreatSearch:
 
     # --- VCT -----------------------------------------------------------------------------------
 
-    def vct(self, depth: int, ms: int, nodes: int = 0, leap_from: int = 0) -> Optional[list[int]]:
+    def vct(self, depth: int, ms: int, nodes: int = 0, leap_from: int = 0, quiet: int = 0) -> Optional[list[int]]:
         """The side to move's winning line of threes and fours, or None (the shallowest found
-        first; with ``leap_from``, beyond it the shallowest of every other depth: :func:`deepening`)."""
+        first; with ``leap_from``, beyond it the shallowest of every other depth: :func:`deepening`).
+        With ``quiet``, quiet threats too, up to that many nodes below them an iteration (not on
+        renju or caro boards: see the module's note)."""
         self._begin(ms, nodes)
+        b = self.board
+        self.quiet = 0 if b.renju or b.kinds[1] >= CARO8 else quiet
+        self.mode = QUIET_CTX if self.quiet else 0
         for limit in deepening(depth, leap_from):
             self.sp = 0
+            self.quiet_spent = 0
             line = self._vct(limit, ())
             if line is not None or self.stopped:
                 return line
@@ -431,10 +485,10 @@ class ThreatSearch:
         """Legal points where ``color`` makes an open four or a double four (``first``: the first found only)."""
         b = self.board
         fours = b.four_list
-        base: i64 = color * (b.n + 1)
+        start, stop = pt.span(fours, color, b.n)
         found: list[int] = []
         k: i64
-        for k in range(base + 1, base + 1 + fours[base]):
+        for k in range(start, stop):
             i = fours[k]
             c = b.count(color, i)
             if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
@@ -463,9 +517,9 @@ class ThreatSearch:
     def _vct(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """The attacker's VCT; unless ``gains`` is empty (the first threat) only threats related
         to ``gains``, the attacker's stones since its previous threat, are tried."""
-        known = self._recall(self.vct_memo, depth, gains, True)
-        if known is not None:
-            return known if known else None
+        return self._attack(depth, gains, True)
+
+    def _vct_node(self, depth: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         b = self.board
         a = b.side
         d = 3 - a
@@ -495,15 +549,31 @@ class ThreatSearch:
         # related (a four-three is among the fours).
         self._push_fours(a, lo, gains, True)
         threes = b.three_list
-        base: i64 = a * (b.n + 1)
+        start, stop = pt.span(threes, a, b.n)
         k: i64
-        for k in range(base + 1, base + 1 + threes[base]):
+        for k in range(start, stop):
             t = threes[k]
             if not b.makes_four(a, t) and (not gains or self._near(t, gains)):
                 self._push_ordered(lo, t, a)
         if gains:
             self._push_fours(a, self.sp, gains, False)
+        if depth >= 2 and self.quiet_spent < self.quiet:
+            self._push_quiet(a, gains)
         return self._try(self.vct_memo, depth, gains, lo, True)
+
+    def _push_quiet(self, a: i64, gains: tuple[int, ...]) -> None:
+        """Push the attacker's quiet threat candidates (no four, no open three, two lines lined up,
+        related to ``gains``) after the other candidates, the best :data:`QUIET_MOVES` in order."""
+        b = self.board
+        lo = self.sp
+        cand = b.cand
+        k: i64
+        for k in range(len(cand)):
+            q = cand[k]
+            if b.count(a, q) == 0 and (not gains or self._near(q, gains)) and lines_up(b, a, q) >= 2:
+                self._push_ordered(lo, q, a)
+        if self.sp > lo + QUIET_MOVES:
+            self.sp = lo + QUIET_MOVES
 
     def _after_threat(self, depth: int, gains: tuple[int, ...], m: int) -> Optional[list[int]]:
         """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
@@ -511,12 +581,71 @@ class ThreatSearch:
         d = b.side
         if b.fives[d]:
             return None
-        if self.vct_chain <= 0:
-            return self._defend(depth - 1, ())
         if b.fives[3 - d]:
             # a four: the gains since the last three go on
-            return self._defend(depth - 1, gains + (m,) if gains else (m,))
-        return self._defend(depth - 1, self._chain(gains, m, self.vct_chain))
+            chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
+            return self._defend(depth - 1, chain)
+        chain = self._chain(gains, m, self.vct_chain) if self.vct_chain > 0 else ()
+        if self.quiet and not self._threat_points(3 - d, True):
+            return self._after_quiet(depth - 1, chain, m)
+        return self._defend(depth - 1, chain)
+
+    def _after_quiet(self, depth: int, gains: tuple[int, ...], q: int) -> Optional[list[int]]:
+        """Defender to move after the attacker's quiet move ``q``: the attacker's win against every
+        reply that could spoil the VCF it threatens (:meth:`_spoilers`), else None."""
+        b = self.board
+        start = self.nodes
+        b.make_null()
+        threat = self._vcf(self.vcf_depth, (q,))
+        b.unmake_null()
+        line: Optional[list[int]] = None
+        if threat is not None:
+            lo = self.sp
+            self._spoilers(threat)
+            line = self._answers(depth, gains, lo, lo)
+            self.sp = lo
+        self.quiet_spent += self.nodes - start
+        return line
+
+    def _spoilers(self, vcf: list[int]) -> None:
+        """Push, best first for the defender to move, every point where his stone could stop the
+        attacker's ``vcf`` (found as if the attacker moved again): its moves and the forced replies,
+        his four points, and each empty point of a five-cell window through one of his replies that
+        holds no attacker stone and three of his stones or replies (his stone there would make a
+        four as the VCF goes, and the attacker's next four would have to block it). On any other
+        point the VCF is played as found: its fours keep their windows, and his replies make
+        nothing more."""
+        b = self.board
+        d = b.side
+        a = 3 - d
+        lo = self.sp
+        cells = b.cells
+        replies = vcf[1:-1:2]
+        for m in vcf:
+            self._push_new(lo, m, d)
+        self._push_fours(d, lo, (), True)
+        for r in replies:
+            for step in b.dirs:
+                for s in range(-4, 1):
+                    window = [r + (s + j) * step for j in range(5)]
+                    own = 0
+                    for c in window:
+                        if cells[c] == a or cells[c] == WALL:
+                            own = -5
+                        elif cells[c] == d or c in replies:
+                            own += 1
+                    if own >= 3:
+                        for c in window:
+                            if cells[c] == EMPTY:
+                                self._push_new(lo, c, d)
+
+    def _push_new(self, lo: i64, i: i64, color: i64) -> None:
+        """:meth:`_push_ordered`, unless ``i`` is among the candidates from ``lo`` already."""
+        k: i64
+        for k in range(lo, self.sp):
+            if self.stack[k] & 4095 == i:
+                return
+        self._push_ordered(lo, i, color)
 
     def _defend(self, depth: int, gains: tuple[int, ...] = ()) -> Optional[list[int]]:
         """Defender to move: the attacker's win against every relevant reply, else None."""
@@ -539,16 +668,25 @@ class ThreatSearch:
             # seen on the board the search starts from (one make where a list of the blocks that
             # hold took two: 29 % fewer makes on the study's wins).
             fours = b.four_list
-            base: i64 = a * (b.n + 1)
+            start, stop = pt.span(fours, a, b.n)
             k: i64
-            for k in range(base + 1, base + 1 + fours[base]):
+            for k in range(start, stop):
                 q = fours[k]
                 if not b.makes_four(d, q) and self._reaches_all(q, threats):
                     self._push_ordered(lo, q, d)
             blocks = self.sp
             self._push_fours(d, blocks, (), True)
+        return self._answers(depth, gains, lo, blocks)
+
+    def _answers(self, depth: int, gains: tuple[int, ...], lo: i64, blocks: i64) -> Optional[list[int]]:
+        """Defender to move, his replies on the stack from ``lo`` up (those below ``blocks`` only
+        if they leave the attacker no open four or double four): the attacker's win against each
+        (the line after the first), else None."""
+        b = self.board
+        a = 3 - b.side
         hi = self.sp
         best: Optional[list[int]] = None
+        k: i64
         for k in range(lo, hi):
             r = self.stack[k] & 4095
             if not b.make(r):
