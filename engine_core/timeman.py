@@ -270,16 +270,24 @@ class Budget(NamedTuple):
     unsettled: int
 
 
-# The three rules a game's time manager plans by (each game's as it was before they shared this class).
-INCREMENT: Final = "increment"  # xiangqi: a GUI's game clock with increment, or a fixed time a move
-SHARE: Final = "share"  # junqi: a referee's movetime and a share of the clock, scaled by the CPU share
-TURN: Final = "turn"  # gomoku: Gomocup's turn and match budgets
+@dataclass(frozen=True)
+class Rule:
+    """How a game's :class:`TimeManager` plans a move and learns its lag: one row of choices the manager
+    reads (its ``plan`` of the limits, the :class:`LagMeter` it keeps and what that meter learns from),
+    so that no part of the manager asks which game it serves. The three rows are :data:`INCREMENT`,
+    :data:`SHARE` and :data:`TURN`, each game's as it was before they shared one class."""
+
+    name: str
+    plan: "Callable[[TimeManager, MoveRequest, int], Budget]"  # the move's limits, ``spent`` ms after its request
+    lag: Callable[[], LagMeter]  # the meter the manager keeps
+    gaps: bool  # the lag is the gap in the GUI's clock at the next request (else what an answer ran over its hard limit)
+    from_now: bool  # the limits count from the search's start, not from the request's arrival
 
 
 class TimeManager:
     """One move's time, from the line that asked for it to the answer, as Stockfish's
     ``TimeManagement`` reads one ``LimitsType``. Each game's engine holds one, made with the game's
-    ``rule`` (:data:`INCREMENT`, :data:`SHARE`, :data:`TURN`), the ``overhead`` its answer needs to
+    ``rule`` (a :class:`Rule`: :data:`INCREMENT`, :data:`SHARE`, :data:`TURN`), the ``overhead`` its answer needs to
     reach the GUI or referee and the time of an ``untimed`` move (:data:`SHARE` only).
 
     :meth:`begin` starts a move with its :class:`MoveRequest` and the moment its line arrived (the
@@ -297,22 +305,22 @@ class TimeManager:
     (120, 120)
     """
 
-    def __init__(self, rule: str, overhead: int = 0, untimed: int = 0) -> None:
+    def __init__(self, rule: Rule, overhead: int = 0, untimed: int = 0) -> None:
         self.rule = rule
         self.overhead = overhead
         self.untimed = untimed
-        self.lag = LagMeter.clock_gaps() if rule == INCREMENT else LagMeter.overruns()
+        self.lag = rule.lag()
         self.cpu = CpuShare()
         self.arrived = 0.0  # ``time.perf_counter()`` when the move under way was asked for
         self.due = 0  # ms from ``arrived``: that move's hard limit (an answer past it is lag)
-        self.noted: Optional[tuple[int, int]] = None  # INCREMENT: that move's clock and increment, if timed
-        self.expected: Optional[int] = None  # INCREMENT: our clock as the next request should show it
+        self.noted: Optional[tuple[int, int]] = None  # rule.gaps: that move's clock and increment, if timed
+        self.expected: Optional[int] = None  # rule.gaps: our clock as the next request should show it
 
     def limits(self, request: MoveRequest, spent: int = 0) -> Budget:
         """The budget of a move ``request`` asks for, ``spent`` ms after it arrived (only
         :data:`TURN`'s limits count from now: the other rules' count from the arrival and the game
         takes off the time gone where it starts its search)."""
-        return PLANS[self.rule](self, request, spent)
+        return self.rule.plan(self, request, spent)
 
     def begin(self, request: MoveRequest, arrived: float = 0.0, continues: bool = True) -> Budget:
         """Start the move ``request`` asks for by a line that arrived at ``arrived`` (a
@@ -322,19 +330,19 @@ class TimeManager:
         self.arrived = arrived or now
         spent = int((now - self.arrived) * 1000)
         expected, self.expected, self.noted = self.expected, None, None
-        if self.rule == INCREMENT and request.left >= 0 and not request.ponder:
+        if self.rule.gaps and request.left >= 0 and not request.ponder:
             if continues and expected is not None:
                 self.lag.observe(expected - request.left)
             self.noted = (request.left, request.inc)
         budget = self.limits(request, spent)
-        self.due = budget.hard + (spent if self.rule == TURN else 0)
+        self.due = budget.hard + (spent if self.rule.from_now else 0)
         return budget
 
     def answered(self, at: float = 0.0) -> int:
         """The move's answer went out at ``at`` (a ``time.perf_counter()`` time, read before the answer
         is handed on; 0: now): the ms it took from the request's arrival, which the lag learns from."""
         took = int(((at or time.perf_counter()) - self.arrived) * 1000)
-        if self.rule != INCREMENT:
+        if not self.rule.gaps:
             self.lag.observe(took - self.due)
         elif self.noted is not None:
             left, inc = self.noted
@@ -465,5 +473,9 @@ class TimeManager:
         return Budget(soft, hard, soft)
 
 
-PLANS: Final[dict[str, Callable[[TimeManager, MoveRequest, int], Budget]]] = {
-    INCREMENT: TimeManager._increment, SHARE: TimeManager._share, TURN: TimeManager._turn}
+# xiangqi: a GUI's game clock with increment, or a fixed time a move
+INCREMENT: Final = Rule("increment", TimeManager._increment, LagMeter.clock_gaps, gaps=True, from_now=False)
+# junqi: a referee's movetime and a share of the clock, scaled by the CPU share
+SHARE: Final = Rule("share", TimeManager._share, LagMeter.overruns, gaps=False, from_now=False)
+# gomoku: Gomocup's turn and match budgets
+TURN: Final = Rule("turn", TimeManager._turn, LagMeter.overruns, gaps=False, from_now=True)

@@ -800,11 +800,7 @@ class Position(SearchPosition, ShapeBoard):
         only these, since chains of plain fours between both sides blow the tree up."""
         out: list[int] = []
         side = self.side
-        fours = self.four_list
-        start, stop = pt.span(fours, side, self.n)
-        k: i64
-        for k in range(start, stop):
-            i = fours[k]
+        for i in self.four_points(side):
             c = self.count(side, i)
             if pt.flex4_count(c) or pt.four_count(c) >= 2 or pt.three_count(c):
                 out.append(i)

@@ -325,12 +325,7 @@ class ThreatSearch:
     def _push_fours(self, color: i64, lo: i64, gains: tuple[int, ...], near: bool) -> None:
         """Push ``color``'s four points into the candidates from ``lo`` up, best first: with
         ``gains``, only those related to them (``near``) or only those not."""
-        b = self.board
-        fours = b.four_list
-        start, stop = pt.span(fours, color, b.n)
-        k: i64
-        for k in range(start, stop):
-            i = fours[k]
+        for i in self.board.four_points(color):
             if not gains or self._near(i, gains) == near:
                 self._push_ordered(lo, i, color)
 
