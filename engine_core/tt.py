@@ -9,6 +9,8 @@ always-replaced slot let the many shallow entries of a deep search wipe out the 
 save the most work: to depth 9 on the xiangqi bench positions it needed 25 % more nodes.
 """
 
+import mmap
+import mmap
 from typing import Final
 
 from librt.vecs import vec
@@ -42,6 +44,10 @@ def score_from_tt(score: int, ply: int) -> int:
     if score < -MATE_BOUND:
         return score + ply
     return score
+
+
+def pack(move: int, depth: int, bound: int, score: int, age: int) -> int:
+    return (move & _MOVE_MASK) | (min(depth, 255) << 24) | (bound << 32) | ((score + _SCORE_OFFSET) << 34) | (age << _AGE_SHIFT)
 
 
 def entry_move(entry: int) -> int:
@@ -91,31 +97,45 @@ class TransTable:
     def probe(self, key: int) -> int:
         """The packed entry for ``key``, or -1."""
         i = key & self.mask
-        keys = self.keys
-        if keys[i] == key:
-            return self.data[i]
-        if keys[i + 1] == key:
-            return self.data[i + 1]
+        entry = self._entry(i)
+        if self._key(i, entry) == key:
+            return entry
+        entry = self._entry(i + 1)
+        if self._key(i + 1, entry) == key:
+            return entry
         return -1
 
     def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
         i = key & self.mask
-        keys = self.keys
-        data = self.data
         if depth < 0:
             depth = 0
-        if keys[i] != key and (keys[i + 1] == key or self._worth(data[i + 1]) < self._worth(data[i])):
+        first, second = self._entry(i), self._entry(i + 1)
+        if self._key(i, first) != key and (self._key(i + 1, second) == key or self._worth(second) < self._worth(first)):
             i += 1
-        if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
+            first = second
+        if self._key(i, first) == key and bound != EXACT and entry_depth(first) > depth:
             return
-        keys[i] = key
-        data[i] = (
+        self._put(
+            i,
+            key,
             (move & _MOVE_MASK)
             | (min(depth, 255) << 24)
             | (bound << 32)
             | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
-            | (self.age << _AGE_SHIFT)
+            | (self.age << _AGE_SHIFT),
         )
+
+    # The slots, read and written only through these three, which SharedTable replaces.
+    def _key(self, i: int, entry: int) -> int:
+        """The key of slot ``i``, whose entry was read as ``entry``."""
+        return self.keys[i]
+
+    def _entry(self, i: int) -> int:
+        return self.data[i]
+
+    def _put(self, i: int, key: int, entry: int) -> None:
+        self.keys[i] = key
+        self.data[i] = entry
 
     def _worth(self, entry: int) -> int:
         """How much keeping ``entry`` saves: any entry of this search more than one of an earlier
@@ -127,6 +147,95 @@ class TransTable:
         sample = min(1000, self.size)
         used = 0
         for i in range(sample):
-            if self.keys[i] != 0:
+            if self._key(i, self._entry(i)) != 0:
                 used += 1
         return used * 1000 // sample
+
+
+class SharedTable(TransTable):
+    """The table in memory that worker processes forked after it was made share (an anonymous shared
+    mapping, so nothing of it outlives the processes): one table for a search on several processes.
+
+    Two processes may write a slot at once, and a slot is two words, so a slot's key is stored xor its
+    entry: a slot torn between two writes reads as some other key and is not used. Probes and stores
+    go through a memoryview, slower than ``vec[i64]`` but a small part of a node (docs/xiangqi.md)."""
+
+    def __init__(self, megabytes: int = 16) -> None:
+        self.buffer = mmap.mmap(-1, 16)
+        self.words = memoryview(self.buffer).cast("q")
+        super().__init__(megabytes)
+
+    def clear(self) -> None:
+        """Empty the table; the workers keep seeing it only while its size stays the same."""
+        if len(self.words) != 2 * self.size:
+            self.words.release()
+            self.buffer.close()
+            self.buffer = mmap.mmap(-1, 16 * self.size)
+            self.words = memoryview(self.buffer).cast("q")
+        else:
+            self.buffer[:] = bytes(16 * self.size)
+
+    # Slot i: its key xor its entry at word 2i, its entry at 2i + 1.
+    def _key(self, i: int, entry: int) -> int:
+        return self.words[2 * i] ^ entry
+
+    def _entry(self, i: int) -> int:
+        return self.words[2 * i + 1]
+
+    def _put(self, i: int, key: int, entry: int) -> None:
+        self.words[2 * i + 1] = entry
+        self.words[2 * i] = key ^ entry
+
+
+class SharedTable(TransTable):
+    """The same table in an anonymous shared mapping, which the processes forked after it was made
+    read and write together (the ``threads`` option's helpers, engine_core/lazysmp.py).
+
+    No lock: a slot's key is stored xor its entry, so an entry torn by two processes writing the slot
+    at once (the key of one, the entry of the other) no longer matches its key and reads as a miss.
+    Its size is fixed once the processes share it: to resize, make a new table and new processes."""
+
+    def __init__(self, megabytes: int = 16) -> None:
+        self.raw = memoryview(b"")
+        self.skeys = memoryview(b"").cast("q")
+        self.sdata = memoryview(b"").cast("q")
+        super().__init__(megabytes)
+
+    def clear(self) -> None:
+        if len(self.skeys) == self.size:
+            self.raw[:] = bytes(len(self.raw))  # in place: the other processes keep this mapping
+            return
+        self.raw = memoryview(mmap.mmap(-1, 16 * self.size))
+        self.skeys = self.raw[: 8 * self.size].cast("q")
+        self.sdata = self.raw[8 * self.size :].cast("q")
+
+    def probe(self, key: int) -> int:
+        i = key & self.mask
+        keys = self.skeys
+        data = self.sdata
+        for j in (i, i + 1):
+            entry: int = data[j]
+            if keys[j] ^ entry == key:
+                return entry
+        return -1
+
+    def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
+        i = key & self.mask
+        keys = self.skeys
+        data = self.sdata
+        if depth < 0:
+            depth = 0
+        first: int = data[i]
+        second: int = data[i + 1]
+        if keys[i] ^ first != key and (keys[i + 1] ^ second == key or self._worth(second) < self._worth(first)):
+            i += 1
+            first = second
+        if keys[i] ^ first == key and bound != EXACT and entry_depth(first) > depth:
+            return
+        entry = pack(move, depth, bound, score_to_tt(score, ply), self.age)
+        data[i] = entry
+        keys[i] = key ^ entry
+
+    def hashfull(self) -> int:
+        sample = min(1000, self.size)
+        return sample - self.skeys[:sample].tolist().count(0)  # type: ignore[union-attr]

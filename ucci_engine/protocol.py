@@ -13,7 +13,7 @@ from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.loop import EndSession, Refusal, Session
 from engine_core.search import MAX_PLY
-from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
+from ucci_engine.engine import HASH_MB, MAX_THREADS, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
@@ -234,7 +234,7 @@ class UcciProtocol(Dialect):
         send("option ponder type check default false")
         send("option usebook type check default false")
         send(f"option hashsize type spin min 1 max 1024 default {HASH_MB}")
-        send("option threads type spin min 1 max 1 default 1")
+        send(f"option threads type spin min 1 max {MAX_THREADS} default 1")
         send("option newgame type button")
         send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
         send("option style type combo " + " ".join(f"var {s}" for s in STYLES) + " default normal")
@@ -255,7 +255,7 @@ class UcciProtocol(Dialect):
         elif name == "hashsize":
             self.engine.set_hash(int(number(value, "hashsize", 1, 1024)))
         elif name == "threads":
-            number(value, "threads", 1, 1)
+            self.engine.set_threads(int(number(value, "threads", 1, MAX_THREADS)))
         elif name == "newgame":
             self.engine.clear_hash()
         elif name == "randomness":
@@ -390,7 +390,7 @@ class UciProtocol(Dialect):
         send(f"id name {self.id_name()}")
         send(f"id author {AUTHOR}")
         send(f"option name Hash type spin default {HASH_MB} min 1 max 1024")
-        send("option name Threads type spin default 1 min 1 max 1")
+        send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         send("option name Ponder type check default false")
         send("option name MultiPV type spin default 1 min 1 max 128")
         send("option name Move Overhead type spin default 50 min 0 max 5000")
@@ -408,7 +408,7 @@ class UciProtocol(Dialect):
         if name == "hash":
             self.engine.set_hash(int(number(value, "Hash", 1, 1024)))
         elif name == "threads":
-            number(value, "Threads", 1, 1)
+            self.engine.set_threads(int(number(value, "Threads", 1, MAX_THREADS)))
         elif name == "ponder":
             return
         elif name == "multipv":
