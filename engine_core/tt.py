@@ -10,7 +10,6 @@ save the most work: to depth 9 on the xiangqi bench positions it needed 25 % mor
 """
 
 import mmap
-import mmap
 from typing import Final
 
 from librt.vecs import vec
@@ -185,57 +184,3 @@ class SharedTable(TransTable):
     def _put(self, i: int, key: int, entry: int) -> None:
         self.words[2 * i + 1] = entry
         self.words[2 * i] = key ^ entry
-
-
-class SharedTable(TransTable):
-    """The same table in an anonymous shared mapping, which the processes forked after it was made
-    read and write together (the ``threads`` option's helpers, engine_core/lazysmp.py).
-
-    No lock: a slot's key is stored xor its entry, so an entry torn by two processes writing the slot
-    at once (the key of one, the entry of the other) no longer matches its key and reads as a miss.
-    Its size is fixed once the processes share it: to resize, make a new table and new processes."""
-
-    def __init__(self, megabytes: int = 16) -> None:
-        self.raw = memoryview(b"")
-        self.skeys = memoryview(b"").cast("q")
-        self.sdata = memoryview(b"").cast("q")
-        super().__init__(megabytes)
-
-    def clear(self) -> None:
-        if len(self.skeys) == self.size:
-            self.raw[:] = bytes(len(self.raw))  # in place: the other processes keep this mapping
-            return
-        self.raw = memoryview(mmap.mmap(-1, 16 * self.size))
-        self.skeys = self.raw[: 8 * self.size].cast("q")
-        self.sdata = self.raw[8 * self.size :].cast("q")
-
-    def probe(self, key: int) -> int:
-        i = key & self.mask
-        keys = self.skeys
-        data = self.sdata
-        for j in (i, i + 1):
-            entry: int = data[j]
-            if keys[j] ^ entry == key:
-                return entry
-        return -1
-
-    def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
-        i = key & self.mask
-        keys = self.skeys
-        data = self.sdata
-        if depth < 0:
-            depth = 0
-        first: int = data[i]
-        second: int = data[i + 1]
-        if keys[i] ^ first != key and (keys[i + 1] ^ second == key or self._worth(second) < self._worth(first)):
-            i += 1
-            first = second
-        if keys[i] ^ first == key and bound != EXACT and entry_depth(first) > depth:
-            return
-        entry = pack(move, depth, bound, score_to_tt(score, ply), self.age)
-        data[i] = entry
-        keys[i] = key ^ entry
-
-    def hashfull(self) -> int:
-        sample = min(1000, self.size)
-        return sample - self.skeys[:sample].tolist().count(0)  # type: ignore[union-attr]
