@@ -114,15 +114,7 @@ class TransTable:
             first = second
         if self._key(i, first) == key and bound != EXACT and entry_depth(first) > depth:
             return
-        self._put(
-            i,
-            key,
-            (move & _MOVE_MASK)
-            | (min(depth, 255) << 24)
-            | (bound << 32)
-            | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
-            | (self.age << _AGE_SHIFT),
-        )
+        self._put(i, key, pack(move, depth, bound, score_to_tt(score, ply), self.age))
 
     # The slots, read and written only through these three, which SharedTable replaces.
     def _key(self, i: int, entry: int) -> int:

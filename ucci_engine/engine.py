@@ -6,7 +6,6 @@ engine cannot do raises :class:`engine_core.loop.Refusal` saying why, before it 
 replaces a whole object only once it is checked), as every game's front object refuses.
 """
 
-import os
 import random
 import threading
 import time
@@ -30,7 +29,7 @@ HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is
 # The hash table's megabytes unless a GUI sets it: at 10 s + 0.1 s a move searches some 100,000 nodes,
 # and the searches of a game to depth 8 need 15 % fewer nodes with 64 than with 16 (docs/results/xiangqi.md).
 HASH_MB = 64
-MAX_THREADS = min(os.cpu_count() or 1, 8)  # the ``threads`` option's maximum: one process a core
+MAX_THREADS = 8  # the ``threads`` option's maximum, as junqi's: processes past the cores only share them
 
 
 @dataclass

@@ -43,6 +43,23 @@ def number(text: str, what: str, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
+def thread_count(text: str, what: str) -> int:
+    """A ``threads`` value: a whole number of processes from 1 to MAX_THREADS, else Refusal (unlike the other
+    spins, not clamped: a GUI that asks for more processes than cores is told so).
+
+    >>> thread_count("1", "threads")
+    1
+    >>> try:
+    ...     thread_count("0", "Threads")
+    ... except Refusal as exc:
+    ...     print(str(exc).split(" from")[0])
+    Threads=0: a whole number
+    """
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS:
+        return int(text)
+    raise Refusal(f"{what}={text[:20]}: a whole number from 1 to {MAX_THREADS} is expected; keeping {what} as it was")
+
+
 def numbers(values: dict[str, str], ranges: dict[str, tuple[float, float]]) -> dict[str, float]:
     """Every numeric ``go`` argument parsed and clamped, used or not, so none slips through unchecked."""
     return {key: number(text, key, *ranges[key]) for key, text in values.items() if key in ranges}
@@ -255,7 +272,7 @@ class UcciProtocol(Dialect):
         elif name == "hashsize":
             self.engine.set_hash(int(number(value, "hashsize", 1, 1024)))
         elif name == "threads":
-            self.engine.set_threads(int(number(value, "threads", 1, MAX_THREADS)))
+            self.engine.set_threads(thread_count(value, "threads"))
         elif name == "newgame":
             self.engine.clear_hash()
         elif name == "randomness":
@@ -408,7 +425,7 @@ class UciProtocol(Dialect):
         if name == "hash":
             self.engine.set_hash(int(number(value, "Hash", 1, 1024)))
         elif name == "threads":
-            self.engine.set_threads(int(number(value, "Threads", 1, MAX_THREADS)))
+            self.engine.set_threads(thread_count(value, "Threads"))
         elif name == "ponder":
             return
         elif name == "multipv":
