@@ -46,6 +46,7 @@ def score_from_tt(score: int, ply: int) -> int:
 
 
 def pack(move: int, depth: int, bound: int, score: int, age: int) -> int:
+    """One entry's int (``score`` as stored: relative to the node)."""
     return (move & _MOVE_MASK) | (min(depth, 255) << 24) | (bound << 32) | ((score + _SCORE_OFFSET) << 34) | (age << _AGE_SHIFT)
 
 
@@ -96,37 +97,25 @@ class TransTable:
     def probe(self, key: int) -> int:
         """The packed entry for ``key``, or -1."""
         i = key & self.mask
-        entry = self._entry(i)
-        if self._key(i, entry) == key:
-            return entry
-        entry = self._entry(i + 1)
-        if self._key(i + 1, entry) == key:
-            return entry
+        keys = self.keys
+        if keys[i] == key:
+            return self.data[i]
+        if keys[i + 1] == key:
+            return self.data[i + 1]
         return -1
 
     def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
         i = key & self.mask
+        keys = self.keys
+        data = self.data
         if depth < 0:
             depth = 0
-        first, second = self._entry(i), self._entry(i + 1)
-        if self._key(i, first) != key and (self._key(i + 1, second) == key or self._worth(second) < self._worth(first)):
+        if keys[i] != key and (keys[i + 1] == key or self._worth(data[i + 1]) < self._worth(data[i])):
             i += 1
-            first = second
-        if self._key(i, first) == key and bound != EXACT and entry_depth(first) > depth:
+        if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
             return
-        self._put(i, key, pack(move, depth, bound, score_to_tt(score, ply), self.age))
-
-    # The slots, read and written only through these three, which SharedTable replaces.
-    def _key(self, i: int, entry: int) -> int:
-        """The key of slot ``i``, whose entry was read as ``entry``."""
-        return self.keys[i]
-
-    def _entry(self, i: int) -> int:
-        return self.data[i]
-
-    def _put(self, i: int, key: int, entry: int) -> None:
-        self.keys[i] = key
-        self.data[i] = entry
+        keys[i] = key
+        data[i] = pack(move, depth, bound, score_to_tt(score, ply), self.age)
 
     def _worth(self, entry: int) -> int:
         """How much keeping ``entry`` saves: any entry of this search more than one of an earlier
@@ -138,18 +127,23 @@ class TransTable:
         sample = min(1000, self.size)
         used = 0
         for i in range(sample):
-            if self._key(i, self._entry(i)) != 0:
+            if self.keys[i] != 0:
                 used += 1
         return used * 1000 // sample
 
 
-class SharedTable(TransTable):
-    """The table in memory that worker processes forked after it was made share (an anonymous shared
-    mapping, so nothing of it outlives the processes): one table for a search on several processes.
+SHARED_DEPTH: Final = 2  # the least depth an entry needs to be shared (docs/xiangqi.md: why not all)
 
-    Two processes may write a slot at once, and a slot is two words, so a slot's key is stored xor its
-    entry: a slot torn between two writes reads as some other key and is not used. Probes and stores
-    go through a memoryview, slower than ``vec[i64]`` but a small part of a node (docs/xiangqi.md)."""
+
+class SharedTable(TransTable):
+    """This process's table, and behind it one that the processes forked after it was made share (an
+    anonymous shared mapping, so nothing of it outlives them): the table of a search on several processes.
+
+    A memoryview read or write costs several times a ``vec[i64]`` one compiled: with every entry shared a
+    node cost 1.5 times as much. So each process keeps its own table, and only entries of depth
+    SHARED_DEPTH or more are also written to the shared one, which a probe reads when its own misses.
+    Shared slots are replaced always, and two processes may write one at once while a slot is two words:
+    a slot's key is stored xor its entry, so a slot torn between two writes reads as some other key."""
 
     def __init__(self, megabytes: int = 16) -> None:
         self.buffer = mmap.mmap(-1, 16)
@@ -157,7 +151,8 @@ class SharedTable(TransTable):
         super().__init__(megabytes)
 
     def clear(self) -> None:
-        """Empty the table; the workers keep seeing it only while its size stays the same."""
+        """Empty both tables; the other processes keep seeing the shared one only while its size stays."""
+        super().clear()
         if len(self.words) != 2 * self.size:
             self.words.release()
             self.buffer.close()
@@ -166,13 +161,18 @@ class SharedTable(TransTable):
         else:
             self.buffer[:] = bytes(16 * self.size)
 
-    # Slot i: its key xor its entry at word 2i, its entry at 2i + 1.
-    def _key(self, i: int, entry: int) -> int:
-        return self.words[2 * i] ^ entry
+    def probe(self, key: int) -> int:
+        found = super().probe(key)
+        if found >= 0:
+            return found
+        i = 2 * (key & (self.size - 1))
+        entry: int = self.words[i + 1]
+        return entry if self.words[i] ^ entry == key else -1
 
-    def _entry(self, i: int) -> int:
-        return self.words[2 * i + 1]
-
-    def _put(self, i: int, key: int, entry: int) -> None:
-        self.words[2 * i + 1] = entry
-        self.words[2 * i] = key ^ entry
+    def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
+        super().store(key, depth, bound, score, move, ply)
+        if depth >= SHARED_DEPTH:
+            i = 2 * (key & (self.size - 1))
+            entry = pack(move, depth, bound, score_to_tt(score, ply), self.age)
+            self.words[i + 1] = entry
+            self.words[i] = key ^ entry
