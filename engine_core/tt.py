@@ -94,8 +94,8 @@ class TransTable:
         self.keys = vec[i64]([0] * self.size)
         self.data = vec[i64]([0] * self.size)
 
-    def probe(self, key: int) -> int:
-        """The packed entry for ``key``, or -1."""
+    def probe(self, key: int, depth: int = 0) -> int:
+        """The packed entry for ``key``, or -1; ``depth``, the depth of the node asking, only SharedTable reads."""
         i = key & self.mask
         keys = self.keys
         if keys[i] == key:
@@ -141,7 +141,7 @@ class SharedTable(TransTable):
 
     A memoryview read or write costs several times a ``vec[i64]`` one compiled: with every entry shared a
     node cost 1.5 times as much. So each process keeps its own table, and only entries of depth
-    SHARED_DEPTH or more are also written to the shared one, which a probe reads when its own misses.
+    SHARED_DEPTH or more are also written to the shared one, which a node as deep reads when its own misses.
     Shared slots are replaced always, and two processes may write one at once while a slot is two words:
     a slot's key is stored xor its entry, so a slot torn between two writes reads as some other key."""
 
@@ -161,9 +161,9 @@ class SharedTable(TransTable):
         else:
             self.buffer[:] = bytes(16 * self.size)
 
-    def probe(self, key: int) -> int:
+    def probe(self, key: int, depth: int = 0) -> int:
         found = super().probe(key)
-        if found >= 0:
+        if found >= 0 or depth < SHARED_DEPTH:
             return found
         i = 2 * (key & (self.size - 1))
         entry: int = self.words[i + 1]
