@@ -2,13 +2,10 @@
 engine on a shared transposition table, started at the first ``go``, while the engine itself keeps answering;
 and gone whenever the engine is (``quit``, end of input, a SIGKILL)."""
 
-import os
-import signal
-
 import pytest
 
 from conftest import greeted, plays_legally
-from test_junqi_workers import children, gone_within
+from test_junqi_workers import children, end_engine, gone_within
 from ucci_engine.engine import MAX_THREADS
 from ucci_engine.position import START_FEN
 
@@ -78,12 +75,6 @@ def test_helpers_are_gone_after_the_engine(session_factory, dialect, ending):
     s = thinking_on_two(session_factory, dialect)
     helpers = children(s.proc.pid)
     assert helpers
-    if ending == "quit":
-        s.send("quit")
-    elif ending == "eof":
-        assert s.proc.stdin is not None
-        s.proc.stdin.close()
-    else:
-        os.kill(s.proc.pid, signal.SIGKILL)
+    end_engine(s, ending)
     s.proc.wait(SLOW)
     assert gone_within(helpers, SLOW) == set()
