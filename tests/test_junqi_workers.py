@@ -68,9 +68,8 @@ def gone_within(pids: set[int], seconds: float) -> set[int]:
     return running(pids)
 
 
-@pytest.mark.parametrize("ending", ["quit", "eof", "sigkill"])
-def test_workers_are_gone_after_the_engine(session_factory, ending):
-    s, workers = engine_with_workers(session_factory)
+def end_engine(s, ending: str) -> None:
+    """End the engine of session ``s`` by ``quit``, end of its input (``eof``) or SIGKILL."""
     if ending == "quit":
         s.send("quit")
     elif ending == "eof":
@@ -78,6 +77,12 @@ def test_workers_are_gone_after_the_engine(session_factory, ending):
         s.proc.stdin.close()
     else:
         os.kill(s.proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("ending", ["quit", "eof", "sigkill"])
+def test_workers_are_gone_after_the_engine(session_factory, ending):
+    s, workers = engine_with_workers(session_factory)
+    end_engine(s, ending)
     s.proc.wait(10)
     assert gone_within(workers, 5.0) == set()
 
