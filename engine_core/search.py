@@ -319,7 +319,7 @@ class Searcher:
         pv_node = beta - alpha > 1
         key = pos.key()
         tt_move = 0
-        entry = self.tt.probe(key, depth)
+        entry = self.tt.probe(key)
         if entry >= 0:
             tt_move = entry_move(entry)
             if not pv_node and entry_depth(entry) >= depth:
@@ -350,7 +350,7 @@ class Searcher:
             self.search(pos, alpha, beta, depth - 2, ply, null_ok)
             if self.stopped:
                 return 0
-            entry = self.tt.probe(key, depth)
+            entry = self.tt.probe(key)
             if entry >= 0:
                 tt_move = entry_move(entry)
         counter = self.counters[self.played[ply - 1]]

@@ -9,7 +9,6 @@ always-replaced slot let the many shallow entries of a deep search wipe out the 
 save the most work: to depth 9 on the xiangqi bench positions it needed 25 % more nodes.
 """
 
-import mmap
 from typing import Final
 
 from librt.vecs import vec
@@ -43,11 +42,6 @@ def score_from_tt(score: int, ply: int) -> int:
     if score < -MATE_BOUND:
         return score + ply
     return score
-
-
-def pack(move: int, depth: int, bound: int, score: int, age: int) -> int:
-    """One entry's int (``score`` as stored: relative to the node)."""
-    return (move & _MOVE_MASK) | (min(depth, 255) << 24) | (bound << 32) | ((score + _SCORE_OFFSET) << 34) | (age << _AGE_SHIFT)
 
 
 def entry_move(entry: int) -> int:
@@ -94,8 +88,8 @@ class TransTable:
         self.keys = vec[i64]([0] * self.size)
         self.data = vec[i64]([0] * self.size)
 
-    def probe(self, key: int, depth: int = 0) -> int:
-        """The packed entry for ``key``, or -1; ``depth``, the depth of the node asking, only SharedTable reads."""
+    def probe(self, key: int) -> int:
+        """The packed entry for ``key``, or -1."""
         i = key & self.mask
         keys = self.keys
         if keys[i] == key:
@@ -115,7 +109,13 @@ class TransTable:
         if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
             return
         keys[i] = key
-        data[i] = pack(move, depth, bound, score_to_tt(score, ply), self.age)
+        data[i] = (
+            (move & _MOVE_MASK)
+            | (min(depth, 255) << 24)
+            | (bound << 32)
+            | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
+            | (self.age << _AGE_SHIFT)
+        )
 
     def _worth(self, entry: int) -> int:
         """How much keeping ``entry`` saves: any entry of this search more than one of an earlier
@@ -130,49 +130,3 @@ class TransTable:
             if self.keys[i] != 0:
                 used += 1
         return used * 1000 // sample
-
-
-SHARED_DEPTH: Final = 2  # the least depth an entry needs to be shared (docs/xiangqi.md: why not all)
-
-
-class SharedTable(TransTable):
-    """This process's table, and behind it one that the processes forked after it was made share (an
-    anonymous shared mapping, so nothing of it outlives them): the table of a search on several processes.
-
-    A memoryview read or write costs several times a ``vec[i64]`` one compiled: with every entry shared a
-    node cost 1.5 times as much. So each process keeps its own table, and only entries of depth
-    SHARED_DEPTH or more are also written to the shared one, which a node as deep reads when its own misses.
-    Shared slots are replaced always, and two processes may write one at once while a slot is two words:
-    a slot's key is stored xor its entry, so a slot torn between two writes reads as some other key."""
-
-    def __init__(self, megabytes: int = 16) -> None:
-        self.buffer = mmap.mmap(-1, 16)
-        self.words = memoryview(self.buffer).cast("q")
-        super().__init__(megabytes)
-
-    def clear(self) -> None:
-        """Empty both tables; the other processes keep seeing the shared one only while its size stays."""
-        super().clear()
-        if len(self.words) != 2 * self.size:
-            self.words.release()
-            self.buffer.close()
-            self.buffer = mmap.mmap(-1, 16 * self.size)
-            self.words = memoryview(self.buffer).cast("q")
-        else:
-            self.buffer[:] = bytes(16 * self.size)
-
-    def probe(self, key: int, depth: int = 0) -> int:
-        found = super().probe(key)
-        if found >= 0 or depth < SHARED_DEPTH:
-            return found
-        i = 2 * (key & (self.size - 1))
-        entry: int = self.words[i + 1]
-        return entry if self.words[i] ^ entry == key else -1
-
-    def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
-        super().store(key, depth, bound, score, move, ply)
-        if depth >= SHARED_DEPTH:
-            i = 2 * (key & (self.size - 1))
-            entry = pack(move, depth, bound, score_to_tt(score, ply), self.age)
-            self.words[i + 1] = entry
-            self.words[i] = key ^ entry

@@ -68,8 +68,9 @@ def gone_within(pids: set[int], seconds: float) -> set[int]:
     return running(pids)
 
 
-def end_engine(s, ending: str) -> None:
-    """End the engine of session ``s`` by ``quit``, end of its input (``eof``) or SIGKILL."""
+@pytest.mark.parametrize("ending", ["quit", "eof", "sigkill"])
+def test_workers_are_gone_after_the_engine(session_factory, ending):
+    s, workers = engine_with_workers(session_factory)
     if ending == "quit":
         s.send("quit")
     elif ending == "eof":
@@ -77,12 +78,6 @@ def end_engine(s, ending: str) -> None:
         s.proc.stdin.close()
     else:
         os.kill(s.proc.pid, signal.SIGKILL)
-
-
-@pytest.mark.parametrize("ending", ["quit", "eof", "sigkill"])
-def test_workers_are_gone_after_the_engine(session_factory, ending):
-    s, workers = engine_with_workers(session_factory)
-    end_engine(s, ending)
     s.proc.wait(10)
     assert gone_within(workers, 5.0) == set()
 

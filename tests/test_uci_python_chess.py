@@ -16,7 +16,7 @@ import chess.engine  # after the skip
 BOTH_GAMES = [chess.Move.from_uci("b2b3"), chess.Move.from_uci("h2h4")]
 OPTIONS = {
     "Hash": ("spin", 64, 1, 1024),
-    "Threads": ("spin", 1, 1, 8),
+    "Threads": ("spin", 1, 1, 1),
     "Ponder": ("check", False, None, None),
     "MultiPV": ("spin", 1, 1, 128),
     "Move Overhead": ("spin", 50, 0, 5000),

@@ -14,7 +14,6 @@ from typing import Callable, Optional
 
 from engine_core.loop import Refusal, Worker
 from engine_core.search import Limits, Line, Searcher
-from engine_core.smp import Helpers
 from engine_core.timeman import INCREMENT, MoveRequest, TimeManager
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
@@ -29,7 +28,6 @@ HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is
 # The hash table's megabytes unless a GUI sets it: at 10 s + 0.1 s a move searches some 100,000 nodes,
 # and the searches of a game to depth 8 need 15 % fewer nodes with 64 than with 16 (docs/results/xiangqi.md).
 HASH_MB = 64
-MAX_THREADS = 8  # the ``threads`` option's maximum, as junqi's: processes past the cores only share them
 
 
 @dataclass
@@ -71,11 +69,8 @@ def shipped_network() -> Optional[Network]:
 class Engine:
     def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
         """``on_error`` hears of an exception that ends a search or perft (the move is still handed over)."""
-        self.hash_mb = HASH_MB
-        self.tt = TransTable(self.hash_mb)
-        self.searcher = Searcher(self.tt)  # on self.tt, or on the helpers' shared table while they run
-        self.threads = 1
-        self.helpers: Optional[Helpers] = None  # threads - 1 helper processes, started at the first go
+        self.tt = TransTable(HASH_MB)
+        self.searcher = Searcher(self.tt)
         self.worker = Worker(on_error)
         self.style = "normal"
         # The learned evaluation, on by default since 28 November 2026 (+47.5 [+11, +85] Elo over 250 games at
@@ -108,27 +103,11 @@ class Engine:
 
     def set_hash(self, megabytes: int) -> None:
         self.stop_and_wait()
-        self.end_helpers()
-        self.hash_mb = max(1, min(megabytes, 4096))
-        self.tt.resize(self.hash_mb)
+        self.tt.resize(max(1, min(megabytes, 4096)))
 
     def clear_hash(self) -> None:
         self.stop_and_wait()
-        self.searcher.tt.clear()
-
-    def set_threads(self, threads: int) -> None:
-        """Search on ``threads`` processes (1 to MAX_THREADS, checked by the adapter) from the next go on."""
-        self.stop_and_wait()
-        if threads != self.threads:
-            self.end_helpers()
-            self.threads = threads
-
-    def end_helpers(self) -> None:
-        """Stop the helper processes (the next go starts them again if threads > 1); idle only."""
-        if self.helpers is not None:
-            self.helpers.close()
-            self.helpers = None
-            self.searcher.tt = self.tt
+        self.tt.clear()
 
     def set_style(self, style: str) -> None:
         if style not in STYLES:
@@ -145,7 +124,6 @@ class Engine:
                 net = load_network()
             except (OSError, ValueError) as exc:
                 raise Refusal(f"the learned evaluation cannot be loaded: {exc}") from None
-        self.end_helpers()  # they were forked with the other evaluation
         self.net = net
         self.position.set_network(net)
         self.tt.clear()  # scores stored by the other evaluation
@@ -244,7 +222,7 @@ class Engine:
 
     def hashfull(self) -> int:
         """Per mille of the transposition table in use, as UCI's ``info hashfull``."""
-        return self.searcher.tt.hashfull()
+        return self.tt.hashfull()
 
     def probe(self, fen: str, moves: list[str]) -> Optional[tuple[str, int, int, int]]:
         """The hash entry of a position as (best move, bound, score, depth), if stored."""
@@ -255,7 +233,7 @@ class Engine:
         for text in moves:
             if not pos.push_name(text):
                 return None
-        entry = self.searcher.tt.probe(pos.key())
+        entry = self.tt.probe(pos.key())
         if entry < 0:
             return None
         move = entry_move(entry)
@@ -308,8 +286,6 @@ class Engine:
         booked = 0
         if self.book is not None and not limits.infinite and not limits.root_moves:
             booked = self.book.pick(pos, self._rng, limits.banned)
-        helpers = self._helpers_for(booked == 0)
-        task = (*self.game, self.style, pos.noise, pos.salt, limits.banned, limits.root_moves, limits.depth)
         with self._lock:
             self._hold = limits.infinite or limits.ponder
             self._finished = None
@@ -326,8 +302,6 @@ class Engine:
                 if booked:
                     lines = [Line(booked, 0, [booked])]
                 else:
-                    if helpers is not None:
-                        helpers.start(task)
                     lines = self.searcher.think(pos, shortened(limits, asked), report)
             except Exception:
                 lines = [Line(m, 0, [m]) for m in spare.legal_moves() if m not in limits.banned][:1]
@@ -337,33 +311,8 @@ class Engine:
                     self._finished = lines
                     if not self._hold:
                         self._emit()
-                if helpers is not None:
-                    helpers.finish()  # after the answer: ``stop`` is answered as fast as on one process
 
         self._launch(job)
-
-    def _helpers_for(self, searching: bool) -> Optional[Helpers]:
-        """The helpers of a search, started now if ``threads`` asks for them and there are none yet;
-        None for a search on this process alone."""
-        if not searching or self.threads == 1:
-            return None
-        if self.helpers is None:
-            self.helpers = Helpers(self.threads - 1, self.hash_mb, self._helper_root)
-            self.searcher.tt = self.helpers.table
-        return self.helpers
-
-    def _helper_root(self, task: tuple[str, list[str], str, int, int, list[int], list[int], int]) -> tuple[Position, Limits]:
-        """In a helper process: the root of the search ``go`` described in ``task``, searched until the main search ends."""
-        fen, moves, style, noise, salt, banned, root_moves, depth = task
-        pos = Position.from_fen(fen, style, self.net)
-        for text in moves:
-            pos.push_name(text)
-        pos.noise, pos.salt = noise, salt
-        limits = Limits()
-        limits.infinite = True
-        limits.depth = depth
-        limits.banned, limits.root_moves = banned, root_moves
-        return pos, limits
 
     def _continues(self) -> bool:
         """Whether this go is in the game of the last one, two plies on (then the GUI's clock shows what

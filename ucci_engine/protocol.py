@@ -13,7 +13,7 @@ from engine_core.build_info import build_kind
 from engine_core.game import MATE, MATE_BOUND
 from engine_core.loop import EndSession, Refusal, Session
 from engine_core.search import MAX_PLY
-from ucci_engine.engine import HASH_MB, MAX_THREADS, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
+from ucci_engine.engine import HASH_MB, RANDOMNESS, Engine, GoRequest, SearchAnswer, bound_name
 from ucci_engine.evaluate import STYLES
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import BAN_SCORE, START_FEN
@@ -41,23 +41,6 @@ def number(text: str, what: str, low: float, high: float) -> float:
     if math.isnan(value):
         raise Refusal(f"{what} needs a number, not {text[:20]!r}")
     return min(max(value, low), high)
-
-
-def thread_count(text: str, what: str) -> int:
-    """A ``threads`` value: a whole number of processes from 1 to MAX_THREADS, else Refusal (unlike the other
-    spins, not clamped: a GUI that asks for more processes than cores is told so).
-
-    >>> thread_count("1", "threads")
-    1
-    >>> try:
-    ...     thread_count("0", "Threads")
-    ... except Refusal as exc:
-    ...     print(str(exc).split(" from")[0])
-    Threads=0: a whole number
-    """
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS:
-        return int(text)
-    raise Refusal(f"{what}={text[:20]}: a whole number from 1 to {MAX_THREADS} is expected; keeping {what} as it was")
 
 
 def numbers(values: dict[str, str], ranges: dict[str, tuple[float, float]]) -> dict[str, float]:
@@ -251,7 +234,7 @@ class UcciProtocol(Dialect):
         send("option ponder type check default false")
         send("option usebook type check default false")
         send(f"option hashsize type spin min 1 max 1024 default {HASH_MB}")
-        send(f"option threads type spin min 1 max {MAX_THREADS} default 1")
+        send("option threads type spin min 1 max 1 default 1")
         send("option newgame type button")
         send("option randomness type combo " + " ".join(f"var {r}" for r in RANDOMNESS) + " default none")
         send("option style type combo " + " ".join(f"var {s}" for s in STYLES) + " default normal")
@@ -272,7 +255,7 @@ class UcciProtocol(Dialect):
         elif name == "hashsize":
             self.engine.set_hash(int(number(value, "hashsize", 1, 1024)))
         elif name == "threads":
-            self.engine.set_threads(thread_count(value, "threads"))
+            number(value, "threads", 1, 1)
         elif name == "newgame":
             self.engine.clear_hash()
         elif name == "randomness":
@@ -407,7 +390,7 @@ class UciProtocol(Dialect):
         send(f"id name {self.id_name()}")
         send(f"id author {AUTHOR}")
         send(f"option name Hash type spin default {HASH_MB} min 1 max 1024")
-        send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        send("option name Threads type spin default 1 min 1 max 1")
         send("option name Ponder type check default false")
         send("option name MultiPV type spin default 1 min 1 max 128")
         send("option name Move Overhead type spin default 50 min 0 max 5000")
@@ -425,7 +408,7 @@ class UciProtocol(Dialect):
         if name == "hash":
             self.engine.set_hash(int(number(value, "Hash", 1, 1024)))
         elif name == "threads":
-            self.engine.set_threads(thread_count(value, "Threads"))
+            number(value, "Threads", 1, 1)
         elif name == "ponder":
             return
         elif name == "multipv":
