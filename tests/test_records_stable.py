@@ -8,8 +8,9 @@ else must equal the golden files in tests/data/records_stable/, which 9fcd92a wr
 (``SANQI_EXE=<9fcd92a's sanqi> python tests/test_records_stable.py``) and which the branch house4 (main at
 26d13a2 with the Rule rows of the time manager) reproduced byte for byte. Xiangqi plays with ``usenn``
 off: the net went on by default after 9fcd92a (a strength change, not house work), and the hand-made
-evaluation is what both sides of that comparison share. Gomoku's turns are 60 s so that no time limit,
-only ``max_depth`` and ``max_node``, bounds a search.
+evaluation is what both sides of that comparison share. Gomoku's turns are 60 s so that ``max_depth`` and
+``max_node`` bound every search: the tightest time limit left is the threat search's own 2 s for its
+500 nodes.
 """
 
 import json
