@@ -325,7 +325,12 @@ class ThreatSearch:
     def _push_fours(self, color: i64, lo: i64, gains: tuple[int, ...], near: bool) -> None:
         """Push ``color``'s four points into the candidates from ``lo`` up, best first: with
         ``gains``, only those related to them (``near``) or only those not."""
-        for i in self.board.four_points(color):
+        b = self.board
+        fours = b.four_list
+        start, stop = pt.span(fours, color, b.n)
+        k: i64
+        for k in range(start, stop):  # the vector itself: a list of the points boxed each one
+            i = fours[k]
             if not gains or self._near(i, gains) == near:
                 self._push_ordered(lo, i, color)
 
@@ -476,20 +481,31 @@ class ThreatSearch:
                 return line
         return None
 
-    def _threat_points(self, color: i64, first: bool = False) -> list[int]:
-        """Legal points where ``color`` makes an open four or a double four (``first``: the first found only)."""
+    def _threat_at(self, color: i64, i: i64) -> bool:
+        """Whether ``color``'s four point ``i`` is a legal open four or double four."""
         b = self.board
-        fours = b.four_list
-        start, stop = pt.span(fours, color, b.n)
+        c = b.count(color, i)
+        return (pt.flex4_count(c) > 0 or pt.four_count(c) >= 2) and b.legal(i, color)
+
+    def _threatens(self, color: i64) -> bool:
+        """Whether ``color`` has a :meth:`_threat_points` point (asked at most nodes: no list is built)."""
+        fours = self.board.four_list
+        start, stop = pt.span(fours, color, self.board.n)
+        k: i64
+        for k in range(start, stop):
+            if self._threat_at(color, fours[k]):
+                return True
+        return False
+
+    def _threat_points(self, color: i64) -> list[int]:
+        """Legal points where ``color`` makes an open four or a double four."""
+        fours = self.board.four_list
+        start, stop = pt.span(fours, color, self.board.n)
         found: list[int] = []
         k: i64
         for k in range(start, stop):
-            i = fours[k]
-            c = b.count(color, i)
-            if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
-                found.append(i)
-                if first:
-                    break
+            if self._threat_at(color, fours[k]):
+                found.append(fours[k])
         return found
 
     def _reaches_all(self, r: i64, points: list[int]) -> bool:
@@ -581,7 +597,7 @@ class ThreatSearch:
             chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
             return self._defend(depth - 1, chain)
         chain = self._chain(gains, m, self.vct_chain) if self.vct_chain > 0 else ()
-        if self.quiet and not self._threat_points(3 - d, True):
+        if self.quiet and not self._threatens(3 - d):
             return self._after_quiet(depth - 1, chain, m)
         return self._defend(depth - 1, chain)
 
@@ -686,7 +702,7 @@ class ThreatSearch:
             r = self.stack[k] & 4095
             if not b.make(r):
                 continue
-            if k < blocks and self._threat_points(a, True):
+            if k < blocks and self._threatens(a):
                 b.unmake()
                 continue
             line = self._vct(depth, gains)
