@@ -310,6 +310,18 @@ class ThreatSearch:
             self.stack[sp] = v
         self.sp = sp + 1
 
+    def _push_fives(self, color: i64) -> None:
+        """Push ``color``'s five points, lowest first (the order ``sorted`` gives them, with no list built)."""
+        lo = self.sp
+        for f in self.board.fives[color]:
+            self._push(f)
+            stack = self.stack
+            j = self.sp - 1
+            while j > lo and stack[j - 1] > f:
+                stack[j] = stack[j - 1]
+                j -= 1
+            stack[j] = f
+
     def _push_ordered(self, lo: i64, i: i64, color: i64) -> None:
         """Put point ``i`` into the candidates from ``lo`` to the top, which stay best first by
         (:meth:`Position.order_score`, point), as :meth:`Position.ordered` sorts them."""
@@ -358,6 +370,8 @@ class ThreatSearch:
             return ()
         if keep == 1 or not gains:
             return (move,)
+        if keep == 2:  # the VCF's chain, at every four: one tuple where the slice of a sum made two
+            return (gains[-1], move)
         return (gains + (move,))[-keep:]
 
     def _recall(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
@@ -451,16 +465,24 @@ class ThreatSearch:
             return None  # not a four after all, or the defender simply makes five
         chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
-        for f in sorted(fives):
+        lo = self.sp
+        self._push_fives(attacker)
+        hi = self.sp
+        k: i64
+        for k in range(lo, hi):
+            f = self.stack[k]
             if not b.make(f):
                 continue  # renju: black may not block on a forbidden point
             line = self._vcf(depth - 1, chain)
             b.unmake()
+            self.sp = hi
             if line is None:
+                self.sp = lo
                 return None
             if best is None:
                 best = [f] + line
-        return best if best is not None else [min(fives)]
+        self.sp = lo
+        return best if best is not None else [self.stack[lo]]
 
     # --- VCT -----------------------------------------------------------------------------------
 
@@ -668,8 +690,7 @@ class ThreatSearch:
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
         if b.fives[a]:
-            for f in sorted(b.fives[a]):
-                self._push(f)
+            self._push_fives(a)
         else:
             threats = self._threat_points(a)
             if not threats:
