@@ -310,6 +310,18 @@ class ThreatSearch:
             self.stack[sp] = v
         self.sp = sp + 1
 
+    def _push_fives(self, color: i64) -> None:
+        """Push ``color``'s five points, lowest first (the order ``sorted`` gives them, with no list built)."""
+        lo = self.sp
+        for f in self.board.fives[color]:
+            self._push(f)
+            stack = self.stack
+            j = self.sp - 1
+            while j > lo and stack[j - 1] > f:
+                stack[j] = stack[j - 1]
+                j -= 1
+            stack[j] = f
+
     def _push_ordered(self, lo: i64, i: i64, color: i64) -> None:
         """Put point ``i`` into the candidates from ``lo`` to the top, which stay best first by
         (:meth:`Position.order_score`, point), as :meth:`Position.ordered` sorts them."""
@@ -325,7 +337,12 @@ class ThreatSearch:
     def _push_fours(self, color: i64, lo: i64, gains: tuple[int, ...], near: bool) -> None:
         """Push ``color``'s four points into the candidates from ``lo`` up, best first: with
         ``gains``, only those related to them (``near``) or only those not."""
-        for i in self.board.four_points(color):
+        b = self.board
+        fours = b.four_list
+        start, stop = pt.span(fours, color, b.n)
+        k: i64
+        for k in range(start, stop):  # the vector itself: a list of the points boxed each one
+            i = fours[k]
             if not gains or self._near(i, gains) == near:
                 self._push_ordered(lo, i, color)
 
@@ -353,6 +370,8 @@ class ThreatSearch:
             return ()
         if keep == 1 or not gains:
             return (move,)
+        if keep == 2:  # the VCF's chain, at every four: one tuple where the slice of a sum made two
+            return (gains[-1], move)
         return (gains + (move,))[-keep:]
 
     def _recall(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool) -> Optional[list[int]]:
@@ -446,16 +465,24 @@ class ThreatSearch:
             return None  # not a four after all, or the defender simply makes five
         chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
-        for f in sorted(fives):
+        lo = self.sp
+        self._push_fives(attacker)
+        hi = self.sp
+        k: i64
+        for k in range(lo, hi):
+            f = self.stack[k]
             if not b.make(f):
                 continue  # renju: black may not block on a forbidden point
             line = self._vcf(depth - 1, chain)
             b.unmake()
+            self.sp = hi
             if line is None:
+                self.sp = lo
                 return None
             if best is None:
                 best = [f] + line
-        return best if best is not None else [min(fives)]
+        self.sp = lo
+        return best if best is not None else [self.stack[lo]]
 
     # --- VCT -----------------------------------------------------------------------------------
 
@@ -476,20 +503,31 @@ class ThreatSearch:
                 return line
         return None
 
-    def _threat_points(self, color: i64, first: bool = False) -> list[int]:
-        """Legal points where ``color`` makes an open four or a double four (``first``: the first found only)."""
+    def _threat_at(self, color: i64, i: i64) -> bool:
+        """Whether ``color``'s four point ``i`` is a legal open four or double four."""
         b = self.board
-        fours = b.four_list
-        start, stop = pt.span(fours, color, b.n)
+        c = b.count(color, i)
+        return (pt.flex4_count(c) > 0 or pt.four_count(c) >= 2) and b.legal(i, color)
+
+    def _threatens(self, color: i64) -> bool:
+        """Whether ``color`` has a :meth:`_threat_points` point (asked at most nodes: no list is built)."""
+        fours = self.board.four_list
+        start, stop = pt.span(fours, color, self.board.n)
+        k: i64
+        for k in range(start, stop):
+            if self._threat_at(color, fours[k]):
+                return True
+        return False
+
+    def _threat_points(self, color: i64) -> list[int]:
+        """Legal points where ``color`` makes an open four or a double four."""
+        fours = self.board.four_list
+        start, stop = pt.span(fours, color, self.board.n)
         found: list[int] = []
         k: i64
         for k in range(start, stop):
-            i = fours[k]
-            c = b.count(color, i)
-            if (pt.flex4_count(c) or pt.four_count(c) >= 2) and b.legal(i, color):
-                found.append(i)
-                if first:
-                    break
+            if self._threat_at(color, fours[k]):
+                found.append(fours[k])
         return found
 
     def _reaches_all(self, r: i64, points: list[int]) -> bool:
@@ -581,7 +619,7 @@ class ThreatSearch:
             chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
             return self._defend(depth - 1, chain)
         chain = self._chain(gains, m, self.vct_chain) if self.vct_chain > 0 else ()
-        if self.quiet and not self._threat_points(3 - d, True):
+        if self.quiet and not self._threatens(3 - d):
             return self._after_quiet(depth - 1, chain, m)
         return self._defend(depth - 1, chain)
 
@@ -652,8 +690,7 @@ class ThreatSearch:
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
         if b.fives[a]:
-            for f in sorted(b.fives[a]):
-                self._push(f)
+            self._push_fives(a)
         else:
             threats = self._threat_points(a)
             if not threats:
@@ -686,7 +723,7 @@ class ThreatSearch:
             r = self.stack[k] & 4095
             if not b.make(r):
                 continue
-            if k < blocks and self._threat_points(a, True):
+            if k < blocks and self._threatens(a):
                 b.unmake()
                 continue
             line = self._vct(depth, gains)
