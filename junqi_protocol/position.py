@@ -32,7 +32,7 @@ from typing import Final
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import VALUE, Tables, piece_score, square_tables
-from junqi_protocol.rules import BOTH, EAT, ENGINEER, FLAG, KILLED, MINE, MOVE, combat, targets
+from junqi_protocol.rules import ALL, BOTH, EAT, ENGINEER, FLAG, KEEP_ROW, KILLED, MINE, MOVE, add_targets, combat
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
@@ -47,6 +47,21 @@ FADE: Final = 20  # quiet moves before the four-player no-capture draw from whic
 # it (4 players, dealt lineups, 0.5 s a move) 100 scored 80/140 (57 % ± 7) and 200 scored 29.5/60
 # (docs/results/junqi.md).
 TOP: Final = 100
+
+
+def _capture_order(att: int, dfn: int) -> int:
+    """:meth:`Position.capture_order` of ``att`` attacking ``dfn``: above 1000 as it gains material."""
+    if dfn == FLAG:
+        return FLAG_TAKEN
+    result = combat(att, dfn)
+    gain = VALUE[dfn] if result == EAT else VALUE[dfn] - VALUE[att] if result == BOTH else -VALUE[att] if result == KILLED else 0
+    return max(1, 1000 + gain)
+
+
+CAPTURE_ORDER: Final[list[int]] = [_capture_order(att, dfn) for att in range(12) for dfn in range(12)]
+# The targets quiescence searches (:data:`junqi_protocol.rules.ALL`'s layout): attacks that do not
+# lose material, so quiescence generates them alone instead of every move to filter.
+NOISY: Final = bytes([dfn >= 0 and CAPTURE_ORDER[att * 12 + dfn] >= 1000 for att in range(12) for dfn in range(-1, KEEP_ROW - 1)])
 
 
 def _best_mover(counts: list[int]) -> int:
@@ -96,6 +111,7 @@ class Position(SearchPosition):
         # Undo records: the ints of one move; removed armies as (point, seat, kind) lists.
         self.undo: list[list[int]] = []
         self.removed: list[list[int]] = []
+        self.marks: list[int] = [0] * (2 * self.size + 1)  # move generation's scratch (add_targets)
 
     def team(self, seat: int) -> int:
         return seat % 2 if self.seats == 4 else seat
@@ -148,22 +164,23 @@ class Position(SearchPosition):
         return self.hash
 
     def moves(self) -> list[int]:
-        out: list[int] = []
-        seat = self.turn
-        if self.alive[seat]:
-            for p in range(self.size):
-                if self.owner[p] == seat:
-                    for q in targets(self.board, self.owner, self.kind, p):
-                        out.append(p * self.size + q)
+        out = self._generate(ALL)
         if not out and self.seats == 4:
             out.append(self.passmove)
         return out
 
     def noisy_moves(self) -> list[int]:
+        return self._generate(NOISY)
+
+    def _generate(self, keep: bytes) -> list[int]:
+        """The side to move's moves whose targets ``keep`` keeps (:func:`junqi_protocol.rules.add_targets`)."""
         out: list[int] = []
-        for m in self.moves():
-            if m != self.passmove and self.capture_order(m) >= 1000:
-                out.append(m)
+        seat = self.turn
+        if self.alive[seat]:
+            owner = self.owner
+            for p in range(self.size):
+                if owner[p] == seat:
+                    add_targets(self.board, owner, self.kind, p, keep, self.marks, out, p * self.size)
         return out
 
     def make(self, move: int) -> bool:
@@ -302,20 +319,7 @@ class Position(SearchPosition):
         to = move % self.size
         if self.owner[to] < 0:
             return 0
-        att = self.kind[frm]
-        dfn = self.kind[to]
-        if dfn == FLAG:
-            return FLAG_TAKEN
-        result = combat(att, dfn)
-        if result == EAT:
-            gain = VALUE[dfn]
-        elif result == BOTH:
-            gain = VALUE[dfn] - VALUE[att]
-        elif result == KILLED:
-            gain = -VALUE[att]
-        else:
-            gain = 0
-        return max(1, 1000 + gain)
+        return CAPTURE_ORDER[self.kind[frm] * 12 + self.kind[to]]
 
     def move_limit(self) -> int:
         return self.passmove + 1
