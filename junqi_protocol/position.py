@@ -31,8 +31,8 @@ from typing import Final
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
-from junqi_protocol.evaluate import VALUE, Tables, piece_score, square_tables
-from junqi_protocol.rules import ALL, BOTH, EAT, ENGINEER, FLAG, KEEP_ROW, KILLED, MINE, MOVE, add_targets, combat
+from junqi_protocol.evaluate import ROW_OF, VALUE, Tables, place_bonuses, square_tables
+from junqi_protocol.rules import ALL, BOTH, EAT, ENGINEER, FLAG, KEEP_ROW, KILLED, MARSHAL, MINE, MOVE, add_targets, combat
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
@@ -94,6 +94,10 @@ class Position(SearchPosition):
         self.winner: int = -1
         self.passmove: int = self.size * self.size
         self.tables: Tables = square_tables(board, self.owner, self.kind, self.alive)
+        # piece_score's place part as one flat list: compiled, make's two or three calls of it were
+        # 9 % of a depth-3 bench's instructions (nested lists, the mover class worked out each time).
+        self.bonus: list[int] = place_bonuses(board, self.tables)
+        self.reveals: list[int] = self.tables.reveal
         # Each seat's flag (it never moves; -1 without one).
         self.flags: list[int] = [-1] * self.seats
         for p in range(self.size):
@@ -122,19 +126,25 @@ class Position(SearchPosition):
     def move_of(self, frm: int, to: int) -> int:
         return frm * self.size + to
 
+    def _piece_score(self, p: int, seat: int, kind: int) -> int:
+        """:func:`junqi_protocol.evaluate.piece_score` from :attr:`bonus`."""
+        score = VALUE[kind] + self.bonus[(seat * 3 + ROW_OF[kind]) * self.size + p]
+        return score + self.reveals[seat] if kind == MARSHAL else score
+
     def _put(self, p: int, seat: int, kind: int) -> None:
         self.owner[p] = seat
         self.kind[p] = kind
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
-        self.score[self.team(seat)] += piece_score(self.board, self.tables, seat, kind, p)
-        self.counts[self.team(seat)][kind] += 1
+        # A seat's team is seat % 2 in both variants (the two-player seats are 0 and 1).
+        self.score[seat % 2] += self._piece_score(p, seat, kind)
+        self.counts[seat % 2][kind] += 1
 
     def _take(self, p: int) -> None:
         seat = self.owner[p]
         kind = self.kind[p]
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
-        self.score[self.team(seat)] -= piece_score(self.board, self.tables, seat, kind, p)
-        self.counts[self.team(seat)][kind] -= 1
+        self.score[seat % 2] -= self._piece_score(p, seat, kind)
+        self.counts[seat % 2][kind] -= 1
         self.owner[p] = -1
         self.kind[p] = -1
 
