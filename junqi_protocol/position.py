@@ -29,6 +29,9 @@ count runs out. Moves are ``from * size + to``; :data:`PASS` follows them.
 import random
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import ROW_OF, VALUE, Tables, place_bonuses, square_tables
@@ -115,7 +118,7 @@ class Position(SearchPosition):
         # Undo records: the ints of one move; removed armies as (point, seat, kind) lists.
         self.undo: list[list[int]] = []
         self.removed: list[list[int]] = []
-        self.marks: list[int] = [0] * (2 * self.size + 1)  # move generation's scratch (add_targets)
+        self.marks: vec[i64] = vec[i64]([0] * (2 * self.size + 1))  # move generation's scratch (add_targets)
 
     def team(self, seat: int) -> int:
         return seat % 2 if self.seats == 4 else seat

@@ -13,6 +13,10 @@ True
 
 from typing import Final, Optional
 
+# Compiled, a vec[i64] entry is a plain machine word (see ucci_engine.movegen); interpreted, an ordinary class.
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from junqi_protocol.board import CAMP_SLOTS, HQ_SLOTS, HOME, Board
 
 LETTERS: Final = "abcdefghijkl"
@@ -131,16 +135,17 @@ ALL: Final = bytes([1] * (12 * KEEP_ROW))
 def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int]:
     """Every point the piece on ``p`` may move to or attack; only its own kind needs to be known."""
     out: list[int] = []
-    add_targets(board, owner, kind, p, ALL, [0] * (2 * board.size + 1), out, 0)
+    add_targets(board, owner, kind, p, ALL, vec[i64]([0] * (2 * board.size + 1)), out, 0)
     return out
 
 
-def add_targets(board: Board, owner: list[int], kind: list[int], p: int, keep: bytes, marks: list[int], out: list[int],
+def add_targets(board: Board, owner: list[int], kind: list[int], p: int, keep: bytes, marks: vec[i64], out: list[int],
                 base: int) -> None:
     """Append ``base + q`` for every point ``q`` the piece on ``p`` may move to or attack (road steps,
     then rail runs as :func:`rail_reach` finds them, each point once) that ``keep`` keeps (:data:`ALL`).
-    ``marks`` (``2 * board.size + 1`` ints, kept between calls) stands for the search's own lists: the
-    points listed so far and those the engineer's run has visited; its last entry counts the calls.
+    ``marks`` (``2 * board.size + 1`` words, kept between calls) stands for the search's own lists: the
+    points listed so far and those the engineer's run has visited; its last entry counts the calls
+    (a list's entries would box each new count).
     Compiled, the list-membership tests, the per-piece lists and the rail list this replaces took
     half the search's instructions (a depth-3 four-player bench, 29 November 2026)."""
     k = kind[p]
@@ -148,7 +153,7 @@ def add_targets(board: Board, owner: list[int], kind: list[int], p: int, keep: b
     if me < 0 or k == MINE or k == FLAG or board.hq[p]:
         return
     size = board.size
-    stamp = marks[2 * size] + 1
+    stamp: i64 = marks[2 * size] + 1
     marks[2 * size] = stamp
     four = board.seats == 4
     team = me % 2 if four else me
@@ -192,7 +197,9 @@ def add_targets(board: Board, owner: list[int], kind: list[int], p: int, keep: b
     lines = board.lines
     for li, at in board.line_of[p]:
         line = lines[li]
-        for step in (-1, 1):
+        for direction in range(2):
+            # A tuple of the two steps would be built and iterated as objects on every call.
+            step = 2 * direction - 1
             i = at + step
             while 0 <= i < len(line):
                 q = line[i]
