@@ -29,7 +29,7 @@ count runs out. Moves are ``from * size + to``; :data:`PASS` follows them.
 import random
 from typing import Final
 
-from librt.vecs import vec
+from librt.vecs import extend, vec
 from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -41,6 +41,9 @@ FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
 URGENCY: Final = 25  # per quiet move nearer the limit, against the side that will be to move then
 FADE: Final = 20  # quiet moves before the four-player no-capture draw from which a score fades towards it
+# Words one made move keeps on the undo stack: the move, attacker, defender's seat, defender's kind,
+# result, quiet count, seat, key, the two teams' scores, the seat it put out (-1) and the winner.
+UNDO: Final = 12
 
 
 # What a piece no enemy mover can beat or trade with is worth beyond its material: only a bomb or a
@@ -115,8 +118,10 @@ class Position(SearchPosition):
         for p in range(self.size):
             if self.owner[p] >= 0:
                 self._put(p, self.owner[p], self.kind[p])
-        # Undo records: the ints of one move; removed armies as (point, seat, kind) lists.
-        self.undo: list[list[int]] = []
+        # Undo records, :data:`UNDO` words a move up to :attr:`top` (compiled, a list per move boxed its
+        # key and scores: 3 allocations and a list per make); removed armies as (point, kind) lists.
+        self.stack: vec[i64] = vec[i64]([0] * (UNDO * 64))
+        self.top: i64 = 0
         self.removed: list[list[int]] = []
         self.marks: vec[i64] = vec[i64]([0] * (2 * self.size + 1))  # move generation's scratch (add_targets)
 
@@ -198,7 +203,23 @@ class Position(SearchPosition):
 
     def make(self, move: int) -> bool:
         seat = self.turn
-        rec = [move, -1, -1, -1, -1, self.quiet, seat, self.hash, self.score[0], self.score[1], -1, self.winner]
+        top = self.top
+        if top + UNDO > len(self.stack):
+            self.stack = extend(self.stack, [0] * len(self.stack))
+        st = self.stack
+        self.top = top + UNDO
+        st[top] = move
+        st[top + 1] = -1
+        st[top + 2] = -1
+        st[top + 3] = -1
+        st[top + 4] = -1
+        st[top + 5] = self.quiet
+        st[top + 6] = seat
+        st[top + 7] = self.hash
+        st[top + 8] = self.score[0]
+        st[top + 9] = self.score[1]
+        st[top + 10] = -1
+        st[top + 11] = self.winner
         if move == self.passmove:
             self.quiet += 1
         else:
@@ -207,11 +228,11 @@ class Position(SearchPosition):
             att = self.kind[frm]
             defender = self.owner[to]
             dfn = self.kind[to]
-            rec[1] = att
-            rec[2] = defender
-            rec[3] = dfn
+            st[top + 1] = att
+            st[top + 2] = defender
+            st[top + 3] = dfn
             result = MOVE if defender < 0 else combat(att, dfn)
-            rec[4] = result
+            st[top + 4] = result
             self._take(frm)
             if result == EAT or result == BOTH:
                 self._take(to)
@@ -219,9 +240,8 @@ class Position(SearchPosition):
                 self._put(to, seat, att)
             self.quiet = self.quiet + 1 if result == MOVE else 0
             if dfn == FLAG and defender >= 0:
-                rec[10] = defender
+                st[top + 10] = defender
                 self._knock_out(defender)
-        self.undo.append(rec)
         self.hash ^= self.zturn[seat]
         self.turn = (seat + 1) % self.seats
         self.hash ^= self.zturn[self.turn]
@@ -241,34 +261,40 @@ class Position(SearchPosition):
             self.winner = 1 - team
 
     def unmake(self) -> None:
-        rec = self.undo.pop()
-        move = rec[0]
-        seat = rec[6]
-        if rec[10] >= 0:
+        top = self.top - UNDO
+        self.top = top
+        st = self.stack
+        move = st[top]
+        seat = st[top + 6]
+        out = st[top + 10]
+        if out >= 0:
             gone = self.removed.pop()
             for i in range(0, len(gone), 2):
-                self.owner[gone[i]] = rec[10]
+                self.owner[gone[i]] = out
                 self.kind[gone[i]] = gone[i + 1]
-                self.counts[self.team(rec[10])][gone[i + 1]] += 1
-            self.alive[rec[10]] = True
+                self.counts[out % 2][gone[i + 1]] += 1
+            self.alive[out] = True
         if move != self.passmove:
             frm = move // self.size
             to = move % self.size
-            result = rec[4]
+            result = st[top + 4]
+            att = st[top + 1]
+            defender = st[top + 2]
+            dfn = st[top + 3]
             if result == KILLED or result == BOTH:
-                self.counts[self.team(seat)][rec[1]] += 1
+                self.counts[seat % 2][att] += 1
             if result == EAT or result == BOTH:
-                self.counts[self.team(rec[2])][rec[3]] += 1
-            self.owner[to] = rec[2]
-            self.kind[to] = rec[3] if rec[2] >= 0 else -1
+                self.counts[defender % 2][dfn] += 1
+            self.owner[to] = defender
+            self.kind[to] = dfn if defender >= 0 else -1
             self.owner[frm] = seat
-            self.kind[frm] = rec[1]
-        self.quiet = rec[5]
+            self.kind[frm] = att
+        self.quiet = st[top + 5]
         self.turn = seat
-        self.hash = rec[7]
-        self.score[0] = rec[8]
-        self.score[1] = rec[9]
-        self.winner = rec[11]
+        self.hash = st[top + 7]
+        self.score[0] = st[top + 8]
+        self.score[1] = st[top + 9]
+        self.winner = st[top + 11]
 
     def make_null(self) -> None:
         self.make(self.passmove)
