@@ -111,7 +111,8 @@ class Position(SearchPosition):
                 self.flags[self.owner[p]] = p
         self.zobrist: list[int] = keys
         self.zturn: list[int] = keys[self.size * 48:]
-        self.score: list[int] = [0, 0]
+        # Each team's score as words: compiled, a list re-boxed the sum (mostly above 256) at every _put and _take.
+        self.score: vec[i64] = vec[i64]([0, 0])
         # Pieces of each kind per team, for the top-piece term (:meth:`top_score`).
         self.counts: list[list[int]] = [[0] * 12, [0] * 12]
         self.hash: int = self.zturn[turn]
