@@ -90,8 +90,9 @@ class Position(SearchPosition):
         self.board: Board = board
         self.size: int = board.size
         self.seats: int = board.seats
-        self.owner: list[int] = list(owner)
-        self.kind: list[int] = list(kind)
+        # Words, not lists: compiled, move generation reads them natively (see rules.add_targets).
+        self.owner: vec[i64] = vec[i64](owner)
+        self.kind: vec[i64] = vec[i64](kind)
         self.alive: list[bool] = list(alive)
         self.turn: int = turn
         self.quiet: int = quiet
@@ -99,7 +100,7 @@ class Position(SearchPosition):
         self.nocapture_loses: bool = nocapture_loses
         self.winner: int = -1
         self.passmove: int = self.size * self.size
-        self.tables: Tables = square_tables(board, self.owner, self.kind, self.alive)
+        self.tables: Tables = square_tables(board, list(owner), list(kind), self.alive)
         # piece_score's place part as one flat list: compiled, make's two or three calls of it were
         # 9 % of a depth-3 bench's instructions (nested lists, the mover class worked out each time).
         self.bonus: list[int] = place_bonuses(board, self.tables)

@@ -140,11 +140,11 @@ MOVE_OBJECTS: Final[list[object]] = list(range(LARGEST * LARGEST))
 def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int]:
     """Every point the piece on ``p`` may move to or attack; only its own kind needs to be known."""
     out: list[int] = []
-    add_targets(board, owner, kind, p, ALL, vec[i64]([0] * (2 * board.size + 1)), out, 0)
+    add_targets(board, vec[i64](owner), vec[i64](kind), p, ALL, vec[i64]([0] * (2 * board.size + 1)), out, 0)
     return out
 
 
-def add_targets(board: Board, owner: list[int], kind: list[int], p: int, keep: bytes, marks: vec[i64], out: list[int],
+def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: bytes, marks: vec[i64], out: list[int],
                 base: int) -> None:
     """Append ``base + q`` for every point ``q`` the piece on ``p`` may move to or attack (road steps,
     then rail runs as :func:`rail_reach` finds them, each point once) that ``keep`` keeps (:data:`ALL`).

@@ -47,7 +47,7 @@ def test_position_moves_and_results_match_the_referee(variant):
             assert (pos.key(), list(pos.score), pos.counts) == (key, score, counts)
             pos.make(m)
             game.move(m // board.size, m % board.size)
-            assert pos.owner == game.pos.owner and pos.kind == game.pos.kind
+            assert list(pos.owner) == game.pos.owner and list(pos.kind) == game.pos.kind
             assert pos.counts == _counts(pos)
             # make's flat place bonuses add up to what piece_score says of each piece.
             assert list(pos.score) == _scores(pos)
