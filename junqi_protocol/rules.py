@@ -11,7 +11,7 @@ True
 'mine (j) in row 0: mines go in the last two rows'
 """
 
-from typing import Final, Optional, cast
+from typing import Final, Optional
 
 # Compiled, a vec[i64] entry is a plain machine word (see ucci_engine.movegen); interpreted, an ordinary class.
 from librt.vecs import vec
@@ -130,11 +130,6 @@ def lineup_text(kinds: list[int]) -> str:
 # an empty point); ALL keeps every one.
 KEEP_ROW: Final = 13
 ALL: Final = bytes([1] * (12 * KEEP_ROW))
-# Every move number ``from * size + to`` of the larger board as one shared Python int: compiled,
-# appending ``base + q`` boxed a new int above 256 for almost every move (6.4 million PyLong_FromLong
-# in a depth-3 four-player bench); appending one of these only gains a reference.
-LARGEST: Final = 4 * HOME + 9
-MOVE_OBJECTS: Final[list[object]] = list(range(LARGEST * LARGEST))
 
 
 def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int]:
@@ -158,8 +153,6 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
     if me < 0 or k == MINE or k == FLAG or board.hq[p]:
         return
     size = board.size
-    moves = MOVE_OBJECTS
-    listed = cast(list[object], out)
     stamp: i64 = marks[2 * size] + 1
     marks[2 * size] = stamp
     four = board.seats == 4
@@ -171,11 +164,11 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
         if o < 0:
             marks[q] = stamp
             if keep[row - 1]:
-                listed.append(moves[base + q])
+                out.append(base + q)
         elif (o % 2 if four else o) != team and not camp[q]:
             marks[q] = stamp
             if keep[row + kind[q]]:
-                listed.append(moves[base + q])
+                out.append(base + q)
     if not board.station[p]:
         return
     if k == ENGINEER:
@@ -194,11 +187,11 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
                             if marks[q] != stamp:
                                 marks[q] = stamp
                                 if keep[row - 1]:
-                                    listed.append(moves[base + q])
+                                    out.append(base + q)
                         elif (o % 2 if four else o) != team and not camp[q] and marks[q] != stamp:
                             marks[q] = stamp
                             if keep[row + kind[q]]:
-                                listed.append(moves[base + q])
+                                out.append(base + q)
             frontier = nxt
         return
     lines = board.lines
@@ -215,12 +208,12 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
                     if marks[q] != stamp:
                         marks[q] = stamp
                         if keep[row - 1]:
-                            listed.append(moves[base + q])
+                            out.append(base + q)
                 else:
                     if (o % 2 if four else o) != team and not camp[q] and marks[q] != stamp:
                         marks[q] = stamp
                         if keep[row + kind[q]]:
-                            listed.append(moves[base + q])
+                            out.append(base + q)
                     break
                 i += step
 
