@@ -169,8 +169,8 @@ ROW_OF: Final[list[int]] = [STILL if mover_class(k) < 0 else mover_class(k) for 
 
 
 def place_bonuses(board: Board, tables: Tables) -> list[int]:
-    """:func:`place_bonus` of every seat, row (:data:`ROW_OF`: 0 for the still pieces) and point, at
-    ``(seat * 3 + row) * board.size + p``: so :func:`piece_score` is ``VALUE[kind]``, that entry for
-    ``ROW_OF[kind]``, and ``tables.reveal[seat]`` for a marshal."""
+    """:func:`place_bonus` of every seat, row (:data:`ROW_OF`; the still pieces' row is all 0) and
+    point, at ``(seat * 3 + row) * board.size + p``: so :func:`piece_score` is ``VALUE[kind]``, that
+    entry for ``ROW_OF[kind]``, and ``tables.reveal[seat]`` for a marshal."""
     return [place_bonus(board, tables, seat, row, p) if row != STILL else 0
             for seat in range(board.seats) for row in range(STILL + 1) for p in range(board.size)]
