@@ -154,7 +154,23 @@ def piece_score(board: Board, tables: Tables, seat: int, kind: int, p: int) -> i
         score += tables.reveal[seat]
     cls = mover_class(kind)
     if cls >= 0:
-        score += tables.path[seat][cls][p] + tables.guard[seat][p]
-        if board.camp[p]:
-            score += CAMP
+        score += place_bonus(board, tables, seat, cls, p)
     return score
+
+
+def place_bonus(board: Board, tables: Tables, seat: int, cls: int, p: int) -> int:
+    """What a mover of ``seat`` and class ``cls`` earns on ``p``: its path bonus, guarding, the camp."""
+    return tables.path[seat][cls][p] + tables.guard[seat][p] + (CAMP if board.camp[p] else 0)
+
+
+# Rows of :func:`place_bonuses`: a kind's mover class, the pieces that never move last.
+STILL: Final = 2
+ROW_OF: Final[list[int]] = [STILL if mover_class(k) < 0 else mover_class(k) for k in range(12)]
+
+
+def place_bonuses(board: Board, tables: Tables) -> list[int]:
+    """:func:`place_bonus` of every seat, row (:data:`ROW_OF`; the still pieces' row is all 0) and
+    point, at ``(seat * 3 + row) * board.size + p``: so :func:`piece_score` is ``VALUE[kind]``, that
+    entry for ``ROW_OF[kind]``, and ``tables.reveal[seat]`` for a marshal."""
+    return [place_bonus(board, tables, seat, row, p) if row != STILL else 0
+            for seat in range(board.seats) for row in range(STILL + 1) for p in range(board.size)]

@@ -29,15 +29,21 @@ count runs out. Moves are ``from * size + to``; :data:`PASS` follows them.
 import random
 from typing import Final
 
+from librt.vecs import extend, vec
+from mypy_extensions import i64
+
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from junqi_protocol.board import Board
-from junqi_protocol.evaluate import VALUE, Tables, piece_score, square_tables
-from junqi_protocol.rules import BOTH, EAT, ENGINEER, FLAG, KILLED, MINE, MOVE, combat, targets
+from junqi_protocol.evaluate import ROW_OF, VALUE, Tables, place_bonuses, square_tables
+from junqi_protocol.rules import ALL, BOTH, EAT, ENGINEER, FLAG, KEEP_ROW, KILLED, MARSHAL, MINE, MOVE, add_targets, combat
 
 FLAG_TAKEN: Final = 5000  # ordering weight of a flag capture
 URGENT: Final = 10  # quiet moves before the two-player no-capture limit when the pressure starts
 URGENCY: Final = 25  # per quiet move nearer the limit, against the side that will be to move then
 FADE: Final = 20  # quiet moves before the four-player no-capture draw from which a score fades towards it
+# Words one made move keeps on the undo stack: the move, attacker, defender's seat, defender's kind,
+# result, quiet count, seat, key, the two teams' scores, the seat it put out (-1) and the winner.
+UNDO: Final = 12
 
 
 # What a piece no enemy mover can beat or trade with is worth beyond its material: only a bomb or a
@@ -47,6 +53,21 @@ FADE: Final = 20  # quiet moves before the four-player no-capture draw from whic
 # it (4 players, dealt lineups, 0.5 s a move) 100 scored 80/140 (57 % ± 7) and 200 scored 29.5/60
 # (docs/results/junqi.md).
 TOP: Final = 100
+
+
+def _capture_order(att: int, dfn: int) -> int:
+    """:meth:`Position.capture_order` of ``att`` attacking ``dfn``: above 1000 as it gains material."""
+    if dfn == FLAG:
+        return FLAG_TAKEN
+    result = combat(att, dfn)
+    gain = VALUE[dfn] if result == EAT else VALUE[dfn] - VALUE[att] if result == BOTH else -VALUE[att] if result == KILLED else 0
+    return max(1, 1000 + gain)
+
+
+CAPTURE_ORDER: Final[list[int]] = [_capture_order(att, dfn) for att in range(12) for dfn in range(12)]
+# The targets quiescence searches (:data:`junqi_protocol.rules.ALL`'s layout): attacks that do not
+# lose material, so quiescence generates them alone instead of every move to filter.
+NOISY: Final = bytes([dfn >= 0 and CAPTURE_ORDER[att * 12 + dfn] >= 1000 for att in range(12) for dfn in range(-1, KEEP_ROW - 1)])
 
 
 def _best_mover(counts: list[int]) -> int:
@@ -69,8 +90,9 @@ class Position(SearchPosition):
         self.board: Board = board
         self.size: int = board.size
         self.seats: int = board.seats
-        self.owner: list[int] = list(owner)
-        self.kind: list[int] = list(kind)
+        # Words, not lists: compiled, move generation reads them natively (see rules.add_targets).
+        self.owner: vec[i64] = vec[i64](owner)
+        self.kind: vec[i64] = vec[i64](kind)
         self.alive: list[bool] = list(alive)
         self.turn: int = turn
         self.quiet: int = quiet
@@ -78,7 +100,11 @@ class Position(SearchPosition):
         self.nocapture_loses: bool = nocapture_loses
         self.winner: int = -1
         self.passmove: int = self.size * self.size
-        self.tables: Tables = square_tables(board, self.owner, self.kind, self.alive)
+        self.tables: Tables = square_tables(board, list(owner), list(kind), self.alive)
+        # piece_score's place part as one flat list, so make does not walk nested lists and work out
+        # the mover class two or three times a move (0.7 % of a depth-3 bench's search, callgrind).
+        self.bonus: list[int] = place_bonuses(board, self.tables)
+        self.reveals: list[int] = self.tables.reveal
         # Each seat's flag (it never moves; -1 without one).
         self.flags: list[int] = [-1] * self.seats
         for p in range(self.size):
@@ -86,16 +112,20 @@ class Position(SearchPosition):
                 self.flags[self.owner[p]] = p
         self.zobrist: list[int] = keys
         self.zturn: list[int] = keys[self.size * 48:]
-        self.score: list[int] = [0, 0]
+        # Each team's score as words: compiled, a list re-boxed the sum (mostly above 256) at every _put and _take.
+        self.score: vec[i64] = vec[i64]([0, 0])
         # Pieces of each kind per team, for the top-piece term (:meth:`top_score`).
         self.counts: list[list[int]] = [[0] * 12, [0] * 12]
         self.hash: int = self.zturn[turn]
         for p in range(self.size):
             if self.owner[p] >= 0:
                 self._put(p, self.owner[p], self.kind[p])
-        # Undo records: the ints of one move; removed armies as (point, seat, kind) lists.
-        self.undo: list[list[int]] = []
+        # Undo records, :data:`UNDO` words a move up to :attr:`top` (compiled, a list per move boxed its
+        # key and scores: 3 allocations and a list per make); removed armies as (point, kind) lists.
+        self.stack: vec[i64] = vec[i64]([0] * (UNDO * 64))
+        self.top: i64 = 0
         self.removed: list[list[int]] = []
+        self.marks: vec[i64] = vec[i64]([0] * (2 * self.size + 1))  # move generation's scratch (add_targets)
 
     def team(self, seat: int) -> int:
         return seat % 2 if self.seats == 4 else seat
@@ -106,19 +136,25 @@ class Position(SearchPosition):
     def move_of(self, frm: int, to: int) -> int:
         return frm * self.size + to
 
+    def _piece_score(self, p: int, seat: int, kind: int) -> int:
+        """:func:`junqi_protocol.evaluate.piece_score` from :attr:`bonus`."""
+        score = VALUE[kind] + self.bonus[(seat * 3 + ROW_OF[kind]) * self.size + p]
+        return score + self.reveals[seat] if kind == MARSHAL else score
+
     def _put(self, p: int, seat: int, kind: int) -> None:
         self.owner[p] = seat
         self.kind[p] = kind
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
-        self.score[self.team(seat)] += piece_score(self.board, self.tables, seat, kind, p)
-        self.counts[self.team(seat)][kind] += 1
+        # A seat's team is seat % 2 in both variants (the two-player seats are 0 and 1).
+        self.score[seat % 2] += self._piece_score(p, seat, kind)
+        self.counts[seat % 2][kind] += 1
 
     def _take(self, p: int) -> None:
         seat = self.owner[p]
         kind = self.kind[p]
         self.hash ^= self.zobrist[(p * 4 + seat) * 12 + kind]
-        self.score[self.team(seat)] -= piece_score(self.board, self.tables, seat, kind, p)
-        self.counts[self.team(seat)][kind] -= 1
+        self.score[seat % 2] -= self._piece_score(p, seat, kind)
+        self.counts[seat % 2][kind] -= 1
         self.owner[p] = -1
         self.kind[p] = -1
 
@@ -148,27 +184,44 @@ class Position(SearchPosition):
         return self.hash
 
     def moves(self) -> list[int]:
-        out: list[int] = []
-        seat = self.turn
-        if self.alive[seat]:
-            for p in range(self.size):
-                if self.owner[p] == seat:
-                    for q in targets(self.board, self.owner, self.kind, p):
-                        out.append(p * self.size + q)
+        out = self._generate(ALL)
         if not out and self.seats == 4:
             out.append(self.passmove)
         return out
 
     def noisy_moves(self) -> list[int]:
+        return self._generate(NOISY)
+
+    def _generate(self, keep: bytes) -> list[int]:
+        """The side to move's moves whose targets ``keep`` keeps (:func:`junqi_protocol.rules.add_targets`)."""
         out: list[int] = []
-        for m in self.moves():
-            if m != self.passmove and self.capture_order(m) >= 1000:
-                out.append(m)
+        seat = self.turn
+        if self.alive[seat]:
+            owner = self.owner
+            for p in range(self.size):
+                if owner[p] == seat:
+                    add_targets(self.board, owner, self.kind, p, keep, self.marks, out, p * self.size)
         return out
 
     def make(self, move: int) -> bool:
         seat = self.turn
-        rec = [move, -1, -1, -1, -1, self.quiet, seat, self.hash, self.score[0], self.score[1], -1, self.winner]
+        top = self.top
+        if top + UNDO > len(self.stack):
+            self.stack = extend(self.stack, [0] * len(self.stack))
+        st = self.stack
+        self.top = top + UNDO
+        st[top] = move
+        st[top + 1] = -1
+        st[top + 2] = -1
+        st[top + 3] = -1
+        st[top + 4] = -1
+        st[top + 5] = self.quiet
+        st[top + 6] = seat
+        st[top + 7] = self.hash
+        st[top + 8] = self.score[0]
+        st[top + 9] = self.score[1]
+        st[top + 10] = -1
+        st[top + 11] = self.winner
         if move == self.passmove:
             self.quiet += 1
         else:
@@ -177,11 +230,11 @@ class Position(SearchPosition):
             att = self.kind[frm]
             defender = self.owner[to]
             dfn = self.kind[to]
-            rec[1] = att
-            rec[2] = defender
-            rec[3] = dfn
+            st[top + 1] = att
+            st[top + 2] = defender
+            st[top + 3] = dfn
             result = MOVE if defender < 0 else combat(att, dfn)
-            rec[4] = result
+            st[top + 4] = result
             self._take(frm)
             if result == EAT or result == BOTH:
                 self._take(to)
@@ -189,9 +242,8 @@ class Position(SearchPosition):
                 self._put(to, seat, att)
             self.quiet = self.quiet + 1 if result == MOVE else 0
             if dfn == FLAG and defender >= 0:
-                rec[10] = defender
+                st[top + 10] = defender
                 self._knock_out(defender)
-        self.undo.append(rec)
         self.hash ^= self.zturn[seat]
         self.turn = (seat + 1) % self.seats
         self.hash ^= self.zturn[self.turn]
@@ -211,34 +263,40 @@ class Position(SearchPosition):
             self.winner = 1 - team
 
     def unmake(self) -> None:
-        rec = self.undo.pop()
-        move = rec[0]
-        seat = rec[6]
-        if rec[10] >= 0:
+        top = self.top - UNDO
+        self.top = top
+        st = self.stack
+        move = st[top]
+        seat = st[top + 6]
+        out = st[top + 10]
+        if out >= 0:
             gone = self.removed.pop()
             for i in range(0, len(gone), 2):
-                self.owner[gone[i]] = rec[10]
+                self.owner[gone[i]] = out
                 self.kind[gone[i]] = gone[i + 1]
-                self.counts[self.team(rec[10])][gone[i + 1]] += 1
-            self.alive[rec[10]] = True
+                self.counts[out % 2][gone[i + 1]] += 1
+            self.alive[out] = True
         if move != self.passmove:
             frm = move // self.size
             to = move % self.size
-            result = rec[4]
+            result = st[top + 4]
+            att = st[top + 1]
+            defender = st[top + 2]
+            dfn = st[top + 3]
             if result == KILLED or result == BOTH:
-                self.counts[self.team(seat)][rec[1]] += 1
+                self.counts[seat % 2][att] += 1
             if result == EAT or result == BOTH:
-                self.counts[self.team(rec[2])][rec[3]] += 1
-            self.owner[to] = rec[2]
-            self.kind[to] = rec[3] if rec[2] >= 0 else -1
+                self.counts[defender % 2][dfn] += 1
+            self.owner[to] = defender
+            self.kind[to] = dfn if defender >= 0 else -1
             self.owner[frm] = seat
-            self.kind[frm] = rec[1]
-        self.quiet = rec[5]
+            self.kind[frm] = att
+        self.quiet = st[top + 5]
         self.turn = seat
-        self.hash = rec[7]
-        self.score[0] = rec[8]
-        self.score[1] = rec[9]
-        self.winner = rec[11]
+        self.hash = st[top + 7]
+        self.score[0] = st[top + 8]
+        self.score[1] = st[top + 9]
+        self.winner = st[top + 11]
 
     def make_null(self) -> None:
         self.make(self.passmove)
@@ -302,20 +360,7 @@ class Position(SearchPosition):
         to = move % self.size
         if self.owner[to] < 0:
             return 0
-        att = self.kind[frm]
-        dfn = self.kind[to]
-        if dfn == FLAG:
-            return FLAG_TAKEN
-        result = combat(att, dfn)
-        if result == EAT:
-            gain = VALUE[dfn]
-        elif result == BOTH:
-            gain = VALUE[dfn] - VALUE[att]
-        elif result == KILLED:
-            gain = -VALUE[att]
-        else:
-            gain = 0
-        return max(1, 1000 + gain)
+        return CAPTURE_ORDER[self.kind[frm] * 12 + self.kind[to]]
 
     def move_limit(self) -> int:
         return self.passmove + 1

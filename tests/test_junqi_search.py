@@ -12,6 +12,7 @@ from junqi_protocol.player import Player
 from junqi_protocol.game import Rules, full_game
 from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
+from junqi_protocol.evaluate import piece_score
 from junqi_protocol.paths import distances
 from junqi_protocol.position import FADE, TOP, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
@@ -37,15 +38,27 @@ def test_position_moves_and_results_match_the_referee(variant):
             assert pos.turn == game.turn
             legal = sorted(pos.move_of(f, t) for f, t in game.legal_moves())
             assert sorted(pos.moves()) == legal
+            # Quiescence's own generator: the moves that do not lose material, in the order of all moves.
+            assert pos.noisy_moves() == [m for m in pos.moves() if m != pos.passmove and pos.capture_order(m) >= 1000]
             key, score, counts = pos.key(), list(pos.score), [list(c) for c in pos.counts]
             m = rng.choice(legal)
             pos.make(m)
             pos.unmake()
-            assert (pos.key(), pos.score, pos.counts) == (key, score, counts)
+            assert (pos.key(), list(pos.score), pos.counts) == (key, score, counts)
             pos.make(m)
             game.move(m // board.size, m % board.size)
-            assert pos.owner == game.pos.owner and pos.kind == game.pos.kind
+            assert list(pos.owner) == game.pos.owner and list(pos.kind) == game.pos.kind
             assert pos.counts == _counts(pos)
+            # make's flat place bonuses add up to what piece_score says of each piece.
+            assert list(pos.score) == _scores(pos)
+
+
+def _scores(pos):
+    out = [0, 0]
+    for p in range(pos.size):
+        if pos.owner[p] >= 0:
+            out[pos.team(pos.owner[p])] += piece_score(pos.board, pos.tables, pos.owner[p], pos.kind[p], p)
+    return out
 
 
 def _counts(pos):
