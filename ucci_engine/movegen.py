@@ -38,14 +38,11 @@ def scratch() -> vec[i64]:
 
 def listed(found: vec[i64], count: i64) -> list[int]:
     """The first ``count`` moves of ``found`` as a list: made at its length and filled, where appending
-    grew it several times over, and read from ``found`` in place, where a slice of it was a vector
-    made, copied and freed at every generation."""
+    grew it several times over."""
+    if count == 0:
+        return []
     moves = MOVE_OBJECTS
-    out: list[object] = [None] * count
-    i: i64
-    for i in range(count):
-        out[i] = moves[found[i]]
-    return cast(list[int], out)
+    return cast(list[int], [moves[m] for m in found[:count]])
 
 
 def generate(board: vec[i64], squares: list[int], side: i64, captures_only: bool) -> list[int]:
