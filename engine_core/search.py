@@ -460,6 +460,14 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
+    def _keys(self, ply: int, count: int) -> vec[i64]:
+        """The order key buffer of ``ply`` (``self.keys[ply]``, reused), with room for ``count`` keys."""
+        keys = self.keys[ply]
+        if len(keys) < count:
+            keys = vec[i64]([0] * (2 * count))
+            self.keys[ply] = keys
+        return keys
+
     def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
         """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
         and return where the best is (0 without moves): the hash move, winning and even captures (``captures``:
@@ -474,10 +482,7 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keys = self.keys[ply]
-        if len(keys) < len(moves):
-            keys = vec[i64]([0] * (2 * len(moves)))
-            self.keys[ply] = keys
+        keys = self._keys(ply, len(moves))
         top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
@@ -535,44 +540,69 @@ class Searcher:
             moves = pos.noisy_moves()
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
         captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
-        # Negated, so the sort needs no keyword (the quiet checks below come as moves, not negated).
-        keyed: list[int] = []
+        # The keys go to the ply's native buffer, as in search: the first move is read from it, and a
+        # sorted list is made only for a node that goes on to its second (most cut off or run out first).
+        keys = self._keys(ply, len(moves))
+        count: i64 = 0
+        top: i64 = 0  # the best key so far, and where
+        at: i64 = 0
         m: i64
         c: i64
+        key: i64
         for m, c in zip(moves, captures):
             if c >= 0:
-                keyed.append(-((c << ORDER_SHIFT) | m))
+                key = (c << ORDER_SHIFT) | m
             elif in_check:
-                keyed.append(-m)
-        keyed.sort()
-        # The quiet checks are generated only once the captures have failed to cut off.
+                key = m
+            else:
+                continue
+            if key > top or count == 0:
+                top = key
+                at = count
+            keys[count] = key
+            count += 1
+        ordered: list[float] = NO_KEYS
+        # The quiet checks are generated only once the captures have failed to cut off, and tried in
+        # the order they come.
         checks = checks and not in_check
+        extra: list[int] = NO_LINE
         judge = not in_check
         legal = 0
+        n: i64 = 0
         while True:
-            for packed in keyed:
-                m = (packed if packed >= 0 else -packed) & MOVE_MASK
-                if judge and pos.capture_loses(m):
-                    continue
-                if not pos.make(m):
-                    continue
-                self.nodes += 1
-                legal += 1
-                score = -self.quiesce(pos, -beta, -alpha, ply + 1, False)
-                pos.unmake()
-                if self.stopped:
-                    return 0
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            return best
-            if not checks:
-                break
-            checks = False
-            judge = False
-            keyed = pos.quiet_checks()
+            if n < count:
+                if n == 0:
+                    m = keys[at] & MOVE_MASK
+                else:
+                    if n == 1:
+                        ordered = sorted_keys(keys, count)
+                    m = -int(ordered[n]) & MOVE_MASK
+            else:
+                if n == count:
+                    if not checks:
+                        break
+                    extra = pos.quiet_checks()
+                    judge = False
+                if n - count >= len(extra):
+                    break
+                m = extra[n - count]
+            n += 1
+            if judge and pos.capture_loses(m):
+                continue
+            if not pos.make(m):
+                continue
+            self.nodes += 1
+            legal += 1
+            score = -self.quiesce(pos, -beta, -alpha, ply + 1, False)
+            pos.unmake()
+            if self.stopped:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        return best
         if in_check and legal == 0:
             return pos.no_move_score(ply)
         return best
