@@ -519,14 +519,15 @@ def test_a_person_plays_a_four_player_seat_from_the_command_line_and_a_page_that
 
 def test_the_junqi_package_view_server_and_human_seat_included_imports_only_the_standard_library_and_librt():
     """What a junqi install needs at run time: the standard library and librt, the engine's one dependency
-    (its native vectors hold the search's position, as in the other games)."""
+    (its native vectors hold the search's position, as in the other games) with its own dependency
+    mypy_extensions (the native integer types' names)."""
     import ast
     import pathlib
     import sys
 
     import junqi_protocol
 
-    ours = {"junqi_protocol", "engine_core", "ucci_engine", "gomoku_protocol", "librt"}
+    ours = {"junqi_protocol", "engine_core", "ucci_engine", "gomoku_protocol", "librt", "mypy_extensions"}
     folder = pathlib.Path(junqi_protocol.__file__).parent
     names = {"view", "view_page", "view_human", "record", "referee"}
     for path in sorted(folder.glob("*.py")):
