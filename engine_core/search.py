@@ -43,13 +43,10 @@ FUTILITY_MARGIN: Final = 70
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
 REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
-# A node's order keys go to its sort as floats, negated: they need up to 51 bits, which a double holds exactly, and
-# list.sort compares floats natively, while ints of more than 30 bits (one CPython digit) take the generic
-# compare; ascending, the sort takes no keyword. The bench positions to depth 7, net on: the sorts 281 M instructions
-# as ints, 111 M as floats, the search 8.6 % fewer in all (callgrind, docs/results/xiangqi.md).
+# A node's order keys stay in its ply's native vector and are picked from it one at a time (pick), never boxed or
+# sorted as a list: sorted lists of boxed ints, then of floats, cost more (callgrind, docs/results/xiangqi.md).
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
-NO_KEYS: Final[list[float]] = []  # a node's sorted order keys until it needs them (never changed)
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
@@ -67,19 +64,24 @@ def killer_rank(killers: list[int], move: int) -> int:
     return 0
 
 
-def sorted_keys(keys: vec[i64], count: i64) -> list[float]:
-    """The first ``count`` order keys as negated floats (see ORDER_SHIFT), sorted: the best first.
+def pick(keys: vec[i64], n: i64, count: i64) -> i64:
+    """The best of the keys ``keys[n:count]``, swapped into ``keys[n]``: taken for n = 0, 1, ... in turn, the keys
+    in the order a sort from the best would give them (they differ in their move bits), each found when needed.
 
-    >>> sorted_keys(vec[i64]([3 << ORDER_SHIFT | 9, 5 << ORDER_SHIFT | 2, 3 << ORDER_SHIFT | 7, 1]), 3) == [
-    ...     -(5 << ORDER_SHIFT | 2), -(3 << ORDER_SHIFT | 9), -(3 << ORDER_SHIFT | 7)]
-    True
+    >>> keys = vec[i64]([4, 9, 1, 7])
+    >>> [pick(keys, n, 4) for n in range(4)]
+    [9, 7, 4, 1]
     """
-    ordered: list[float] = [0.0] * count  # filled in place: appending would grow the list several times
+    best: i64 = n
+    top: i64 = keys[n]
     i: i64
-    for i in range(count):
-        ordered[i] = -float(keys[i])
-    ordered.sort()
-    return ordered
+    for i in range(n + 1, count):
+        if keys[i] > top:
+            top = keys[i]
+            best = i
+    keys[best] = keys[n]
+    keys[n] = top
+    return top
 
 
 class Limits:
@@ -357,11 +359,10 @@ class Searcher:
         moves = pos.moves()
         captures = pos.capture_orders(moves)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
-        # native buffer; most nodes end with their first move, so the keys become a list to sort
-        # only when a second is needed.
+        # native buffer; the best is known from making them, each next one is picked when its turn
+        # comes (:func:`pick`), so most nodes, which end with their first move, compare none.
         first = self._order(moves, captures, tt_move, ply, counter)
         keys = self.keys[ply]
-        ordered: list[float] = NO_KEYS
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
@@ -373,10 +374,10 @@ class Searcher:
             packed: i64
             if n == 0:
                 packed = keys[first]
+                keys[first] = keys[0]
+                keys[0] = packed
             else:
-                if n == 1:
-                    ordered = sorted_keys(keys, len(moves))
-                packed = -int(ordered[n])
+                packed = pick(keys, n, len(moves))
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -540,12 +541,11 @@ class Searcher:
             moves = pos.noisy_moves()
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
         captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
-        # The keys go to the ply's native buffer, as in search: the first move is read from it, and a
-        # sorted list is made only for a node that goes on to its second (most cut off or run out first).
+        # The keys go to the ply's native buffer, as in search, and each move is picked from it when its
+        # turn comes (:func:`pick`): no list is made and sorted, and a node that cuts off or runs out
+        # early compares only what it needs.
         keys = self._keys(ply, len(moves))
         count: i64 = 0
-        top: i64 = 0  # the best key so far, and where
-        at: i64 = 0
         m: i64
         c: i64
         key: i64
@@ -556,12 +556,8 @@ class Searcher:
                 key = m
             else:
                 continue
-            if key > top or count == 0:
-                top = key
-                at = count
             keys[count] = key
             count += 1
-        ordered: list[float] = NO_KEYS
         # The quiet checks are generated only once the captures have failed to cut off, and tried in
         # the order they come.
         checks = checks and not in_check
@@ -571,12 +567,8 @@ class Searcher:
         n: i64 = 0
         while True:
             if n < count:
-                if n == 0:
-                    m = keys[at] & MOVE_MASK
-                else:
-                    if n == 1:
-                        ordered = sorted_keys(keys, count)
-                    m = -int(ordered[n]) & MOVE_MASK
+                # Picked one at a time: a few captures each, and most nodes stop after one or two.
+                m = pick(keys, n, count) & MOVE_MASK
             else:
                 if n == count:
                     if not checks:
