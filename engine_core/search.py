@@ -134,6 +134,7 @@ class Searcher:
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
+        self.quiets = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's quiet moves searched so far, reused
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
 
@@ -369,7 +370,10 @@ class Searcher:
         best_move = 0
         legal = 0
         old_alpha = alpha
-        quiets: list[int] = []
+        # The quiet moves searched (their history falls when another cuts off): in the ply's native buffer, where a
+        # list of its own each node boxed each move and was made and freed.
+        quiets = self._room(self.quiets, ply, len(moves))
+        tried: i64 = 0
         for n in range(len(moves)):
             packed: i64
             if n == 0:
@@ -434,17 +438,18 @@ class Searcher:
                         self.pv[ply] = [m] + self.pv[ply + 1]
                     if score >= beta:
                         if quiet:
-                            self._reward(m, ply, depth, quiets)
+                            self._reward(m, ply, depth, quiets, tried)
                         break
             if quiet:
-                quiets.append(m)
+                quiets[tried] = m
+                tried += 1
         if legal == 0:
             return pos.no_move_score(ply)
         bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
         self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
-    def _reward(self, move: int, ply: int, depth: int, tried: list[int]) -> None:
+    def _reward(self, move: int, ply: int, depth: int, quiets: vec[i64], tried: i64) -> None:
         self.counters[self.played[ply - 1]] = move
         killers = self.killers[ply]
         if killers[0] != move:
@@ -456,18 +461,19 @@ class Searcher:
         bonus = depth * depth
         history = self.history
         history[move] += bonus
-        for m in tried:
-            history[m] -= bonus
+        i: i64
+        for i in range(tried):
+            history[quiets[i]] -= bonus
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _keys(self, ply: int, count: int) -> vec[i64]:
-        """The order key buffer of ``ply`` (``self.keys[ply]``, reused), with room for ``count`` keys."""
-        keys = self.keys[ply]
-        if len(keys) < count:
-            keys = vec[i64]([0] * (2 * count))
-            self.keys[ply] = keys
-        return keys
+    def _room(self, buffers: list[vec[i64]], ply: int, count: int) -> vec[i64]:
+        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused), with room for ``count`` entries."""
+        buffer = buffers[ply]
+        if len(buffer) < count:
+            buffer = vec[i64]([0] * (2 * count))
+            buffers[ply] = buffer
+        return buffer
 
     def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
         """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
@@ -483,7 +489,7 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keys = self._keys(ply, len(moves))
+        keys = self._room(self.keys, ply, len(moves))
         top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
@@ -544,7 +550,7 @@ class Searcher:
         # The keys go to the ply's native buffer, as in search, and each move is picked from it when its
         # turn comes (:func:`pick`): no list is made and sorted, and a node that cuts off or runs out
         # early compares only what it needs.
-        keys = self._keys(ply, len(moves))
+        keys = self._room(self.keys, ply, len(moves))
         count: i64 = 0
         m: i64
         c: i64
