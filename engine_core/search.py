@@ -331,7 +331,7 @@ class Searcher:
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
                     return score
         static = NO_SCORE
-        if not pv_node and not in_check and abs(beta) < MATE_BOUND:
+        if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
             # Reverse futility: so far above beta that a shallow search will not bring it back.
             if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
