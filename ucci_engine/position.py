@@ -21,7 +21,8 @@ from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
-    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, nn_step, piece_values, weighed_lines,
+    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
+    weighed_lines,
 )
 from ucci_engine.movegen import (
     attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
@@ -160,7 +161,7 @@ class Ply:
         self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
-        # The learned evaluation's accumulator of the position and its score, valid when ``fresh``: make only
+        # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
         self.acc = vec[i64]()
         self.nn: i64 = 0
@@ -236,18 +237,19 @@ class Position(SearchPosition):
             ply.fresh = False
         if net is not None:
             top = self.top
-            top.acc = nn_refresh(net, self.board)
-            top.nn = nn_output(net, top.acc)
+            units = nn_refresh(net, self.board)
+            top.acc = nn_pack(units, net.hidden)
+            top.nn = nn_output(net, units)
             top.fresh = True
 
     @property
     def acc(self) -> vec[i64]:
-        """The learned evaluation's accumulator of the position (empty without it), brought up to date."""
+        """The learned evaluation's accumulator of the position, one unit an entry (empty without it), brought up to date."""
         net = self.net
         if net is None:
             return vec[i64]()
         self._nn_score(net)
-        return self.top.acc
+        return nn_unpack(self.top.acc, net.hidden)
 
     def set_fen(self, fen: str) -> None:
         """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed or impossible."""
@@ -480,8 +482,8 @@ class Position(SearchPosition):
         i: i64
         for i in range(k + 1, n + 1):
             ply = plies[i]
-            if len(ply.acc) != net.hidden:
-                ply.acc = vec[i64]([0] * net.hidden)
+            if len(ply.acc) != net.half:
+                ply.acc = vec[i64]([0] * net.half)
             move: i64 = ply.move
             ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
             ply.fresh = True
