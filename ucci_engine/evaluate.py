@@ -124,13 +124,13 @@ def parse_network(text: str) -> Network:
             raise ValueError(f"unreadable network line: {line[:60]!r}")
     if hidden == 0 or len(bias) != hidden or len(out) != hidden:
         raise ValueError("the network needs hidden, bias and out lines of matching lengths")
-    if not all(-NN_WEIGHT_BOUND < b < NN_WEIGHT_BOUND for b in bias):
+    if any(abs(b) >= NN_WEIGHT_BOUND for b in bias):
         raise ValueError(f"a bias of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
     first = vec[i64]([0] * (16 * SQUARES * hidden))
     for code, sq, weights in rows:
         if len(weights) != hidden:
             raise ValueError(f"w {code} {sq} has {len(weights)} weights, not {hidden}")
-        if not all(-NN_WEIGHT_BOUND < w < NN_WEIGHT_BOUND for w in weights):
+        if any(abs(w) >= NN_WEIGHT_BOUND for w in weights):
             raise ValueError(f"w {code} {sq} has a weight of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
         for h in range(hidden):
             first[(code * SQUARES + sq) * hidden + h] = weights[h]
@@ -167,13 +167,13 @@ def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
     ([-8589934591, 3, 21474836484, 6], [1, -2, 3])
     """
     half: i64 = (hidden + 1) // 2
-    lane: i64 = NN_LANE
     packed = vec[i64]([0] * (len(values) // hidden * half))
-    i: i64
-    for i in range(len(values)):
-        unit: i64 = i % hidden
-        factor: i64 = lane if unit % 2 else 1
-        packed[i // hidden * half + unit // 2] += values[i] * factor
+    r: i64
+    j: i64
+    for r in range(len(values) // hidden):
+        for j in range(half):
+            upper: i64 = values[r * hidden + 2 * j + 1] if 2 * j + 1 < hidden else 0
+            packed[r * half + j] = values[r * hidden + 2 * j] + upper * NN_LANE
     return packed
 
 
