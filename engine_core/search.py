@@ -43,13 +43,10 @@ FUTILITY_MARGIN: Final = 70
 # Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
 REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
-# A node's order keys go to its sort as floats, negated: they need up to 51 bits, which a double holds exactly, and
-# list.sort compares floats natively, while ints of more than 30 bits (one CPython digit) take the generic
-# compare; ascending, the sort takes no keyword. The bench positions to depth 7, net on: the sorts 281 M instructions
-# as ints, 111 M as floats, the search 8.6 % fewer in all (callgrind, docs/results/xiangqi.md).
+# A node's order keys stay in its ply's native vector and are picked from it one at a time (pick), never boxed or
+# sorted as a list: sorted lists of boxed ints, then of floats, cost more (callgrind, docs/results/xiangqi.md).
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
-NO_KEYS: Final[list[float]] = []  # a node's sorted order keys until it needs them (never changed)
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
@@ -67,19 +64,24 @@ def killer_rank(killers: list[int], move: int) -> int:
     return 0
 
 
-def sorted_keys(keys: vec[i64], count: i64) -> list[float]:
-    """The first ``count`` order keys as negated floats (see ORDER_SHIFT), sorted: the best first.
+def pick(keys: vec[i64], n: i64, count: i64) -> i64:
+    """The best of the keys ``keys[n:count]``, swapped into ``keys[n]``: taken for n = 0, 1, ... in turn, the keys
+    in the order a sort from the best would give them (they differ in their move bits), each found when needed.
 
-    >>> sorted_keys(vec[i64]([3 << ORDER_SHIFT | 9, 5 << ORDER_SHIFT | 2, 3 << ORDER_SHIFT | 7, 1]), 3) == [
-    ...     -(5 << ORDER_SHIFT | 2), -(3 << ORDER_SHIFT | 9), -(3 << ORDER_SHIFT | 7)]
-    True
+    >>> keys = vec[i64]([4, 9, 1, 7])
+    >>> [pick(keys, n, 4) for n in range(4)]
+    [9, 7, 4, 1]
     """
-    ordered: list[float] = [0.0] * count  # filled in place: appending would grow the list several times
+    best: i64 = n
+    top: i64 = keys[n]
     i: i64
-    for i in range(count):
-        ordered[i] = -float(keys[i])
-    ordered.sort()
-    return ordered
+    for i in range(n + 1, count):
+        if keys[i] > top:
+            top = keys[i]
+            best = i
+    keys[best] = keys[n]
+    keys[n] = top
+    return top
 
 
 class Limits:
@@ -132,6 +134,7 @@ class Searcher:
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
+        self.quiets = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's quiet moves searched so far, reused
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
 
@@ -328,7 +331,7 @@ class Searcher:
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
                     return score
         static = NO_SCORE
-        if not pv_node and not in_check and abs(beta) < MATE_BOUND:
+        if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
             # Reverse futility: so far above beta that a shallow search will not bring it back.
             if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
@@ -357,26 +360,28 @@ class Searcher:
         moves = pos.moves()
         captures = pos.capture_orders(moves)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
-        # native buffer; most nodes end with their first move, so the keys become a list to sort
-        # only when a second is needed.
+        # native buffer; the best is known from making them, each next one is picked when its turn
+        # comes (:func:`pick`), so most nodes, which end with their first move, compare none.
         first = self._order(moves, captures, tt_move, ply, counter)
         keys = self.keys[ply]
-        ordered: list[float] = NO_KEYS
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         best = -INF
         best_move = 0
         legal = 0
         old_alpha = alpha
-        quiets: list[int] = []
+        # The quiet moves searched (their history falls when another cuts off): in the ply's native buffer, where a
+        # list of its own each node boxed each move and was made and freed.
+        quiets = self._room(self.quiets, ply, len(moves))
+        tried: i64 = 0
         for n in range(len(moves)):
             packed: i64
             if n == 0:
                 packed = keys[first]
+                keys[first] = keys[0]
+                keys[0] = packed
             else:
-                if n == 1:
-                    ordered = sorted_keys(keys, len(moves))
-                packed = -int(ordered[n])
+                packed = pick(keys, n, len(moves))
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -433,17 +438,18 @@ class Searcher:
                         self.pv[ply] = [m] + self.pv[ply + 1]
                     if score >= beta:
                         if quiet:
-                            self._reward(m, ply, depth, quiets)
+                            self._reward(m, ply, depth, quiets, tried)
                         break
             if quiet:
-                quiets.append(m)
+                quiets[tried] = m
+                tried += 1
         if legal == 0:
             return pos.no_move_score(ply)
         bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
         self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
-    def _reward(self, move: int, ply: int, depth: int, tried: list[int]) -> None:
+    def _reward(self, move: int, ply: int, depth: int, quiets: vec[i64], tried: i64) -> None:
         self.counters[self.played[ply - 1]] = move
         killers = self.killers[ply]
         if killers[0] != move:
@@ -455,18 +461,19 @@ class Searcher:
         bonus = depth * depth
         history = self.history
         history[move] += bonus
-        for m in tried:
-            history[m] -= bonus
+        i: i64
+        for i in range(tried):
+            history[quiets[i]] -= bonus
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _keys(self, ply: int, count: int) -> vec[i64]:
-        """The order key buffer of ``ply`` (``self.keys[ply]``, reused), with room for ``count`` keys."""
-        keys = self.keys[ply]
-        if len(keys) < count:
-            keys = vec[i64]([0] * (2 * count))
-            self.keys[ply] = keys
-        return keys
+    def _room(self, buffers: list[vec[i64]], ply: int, count: int) -> vec[i64]:
+        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused), with room for ``count`` entries."""
+        buffer = buffers[ply]
+        if len(buffer) < count:
+            buffer = vec[i64]([0] * (2 * count))
+            buffers[ply] = buffer
+        return buffer
 
     def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
         """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
@@ -482,7 +489,7 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keys = self._keys(ply, len(moves))
+        keys = self._room(self.keys, ply, len(moves))
         top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
@@ -540,12 +547,11 @@ class Searcher:
             moves = pos.noisy_moves()
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
         captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
-        # The keys go to the ply's native buffer, as in search: the first move is read from it, and a
-        # sorted list is made only for a node that goes on to its second (most cut off or run out first).
-        keys = self._keys(ply, len(moves))
+        # The keys go to the ply's native buffer, as in search, and each move is picked from it when its
+        # turn comes (:func:`pick`): no list is made and sorted, and a node that cuts off or runs out
+        # early compares only what it needs.
+        keys = self._room(self.keys, ply, len(moves))
         count: i64 = 0
-        top: i64 = 0  # the best key so far, and where
-        at: i64 = 0
         m: i64
         c: i64
         key: i64
@@ -556,12 +562,8 @@ class Searcher:
                 key = m
             else:
                 continue
-            if key > top or count == 0:
-                top = key
-                at = count
             keys[count] = key
             count += 1
-        ordered: list[float] = NO_KEYS
         # The quiet checks are generated only once the captures have failed to cut off, and tried in
         # the order they come.
         checks = checks and not in_check
@@ -571,12 +573,8 @@ class Searcher:
         n: i64 = 0
         while True:
             if n < count:
-                if n == 0:
-                    m = keys[at] & MOVE_MASK
-                else:
-                    if n == 1:
-                        ordered = sorted_keys(keys, count)
-                    m = -int(ordered[n]) & MOVE_MASK
+                # Picked one at a time: a few captures each, and most nodes stop after one or two.
+                m = pick(keys, n, count) & MOVE_MASK
             else:
                 if n == count:
                     if not checks:

@@ -21,7 +21,8 @@ from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
-    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_refresh, nn_step, piece_values, weighed_lines,
+    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
+    weighed_lines,
 )
 from ucci_engine.movegen import (
     attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
@@ -160,7 +161,7 @@ class Ply:
         self.score: i64 = 0  # the incremental score before the move
         self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
-        # The learned evaluation's accumulator of the position and its score, valid when ``fresh``: make only
+        # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
         self.acc = vec[i64]()
         self.nn: i64 = 0
@@ -185,6 +186,11 @@ class Position(SearchPosition):
         self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
         self.found = scratch()  # where move generation writes what it finds before listing it
+        # The list of the moves in ``found`` (moves or noisy_moves made it from there), and how many: the orders of
+        # that list are read from ``found``, unboxed, where each of its moves was an object to check and unbox
+        # (capture_orders, noisy_orders).
+        self.listed: list[int] = []
+        self.listed_count: i64 = 0
         self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
@@ -231,18 +237,19 @@ class Position(SearchPosition):
             ply.fresh = False
         if net is not None:
             top = self.top
-            top.acc = nn_refresh(net, self.board)
-            top.nn = nn_output(net, top.acc)
+            units = nn_refresh(net, self.board)
+            top.acc = nn_pack(units, net.hidden)
+            top.nn = nn_output(net, units)
             top.fresh = True
 
     @property
     def acc(self) -> vec[i64]:
-        """The learned evaluation's accumulator of the position (empty without it), brought up to date."""
+        """The learned evaluation's accumulator of the position, one unit an entry (empty without it), brought up to date."""
         net = self.net
         if net is None:
             return vec[i64]()
         self._nn_score(net)
-        return self.top.acc
+        return nn_unpack(self.top.acc, net.hidden)
 
     def set_fen(self, fen: str) -> None:
         """Load ``fen``; raises FenError (leaving the position unusable) when it is malformed or impossible."""
@@ -475,8 +482,8 @@ class Position(SearchPosition):
         i: i64
         for i in range(k + 1, n + 1):
             ply = plies[i]
-            if len(ply.acc) != net.hidden:
-                ply.acc = vec[i64]([0] * net.hidden)
+            if len(ply.acc) != net.half:
+                ply.acc = vec[i64]([0] * net.half)
             move: i64 = ply.move
             ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
             ply.fresh = True
@@ -571,13 +578,26 @@ class Position(SearchPosition):
         n = generate_into(self.board, self.squares, first, first + self.counts[side], side, False, found)
         if self.top.check:
             n = evasions_in(self.board, found, n, self.kings[side], side)
-        return listed(found, n)
+        return self._listed(n)
 
     def noisy_moves(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
         found = self.found
-        return listed(found, generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
+        return self._listed(generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
+
+    def _listed(self, count: i64) -> list[int]:
+        """The first ``count`` moves of ``found`` as a list, remembered as the list ``found`` holds."""
+        moves = listed(self.found, count)
+        self.listed = moves
+        self.listed_count = count
+        return moves
+
+    def _unboxed(self, moves: list[int]) -> vec[i64]:
+        """``moves`` as a vector: ``found`` itself when it holds them (the list moves or noisy_moves made last)."""
+        if moves is self.listed and len(moves) == self.listed_count:
+            return self.found
+        return vec[i64](moves)
 
     def in_check(self) -> bool:
         return self.top.check
@@ -634,10 +654,13 @@ class Position(SearchPosition):
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
         board = self.board
-        out = _NO_CAPTURE * len(moves)  # most moves of a full node are quiet: their entries stay 0
+        count: i64 = len(moves)
+        out = _NO_CAPTURE * count  # most moves of a full node are quiet: their entries stay 0
+        found = self._unboxed(moves)
         i: i64
         m: i64
-        for i, m in enumerate(moves):
+        for i in range(count):
+            m = found[i]
             if board[m & 127] != 0:
                 out[i] = _mvv_lva(board, m) - (LOSING_CAPTURE if self.capture_loses(m) else 0)
         return out
@@ -651,7 +674,13 @@ class Position(SearchPosition):
         ([10], True, True)
         """
         board = self.board
-        return [_mvv_lva(board, m) for m in moves]
+        count: i64 = len(moves)
+        out = _NO_CAPTURE * count
+        found = self._unboxed(moves)
+        i: i64
+        for i in range(count):
+            out[i] = _mvv_lva(board, found[i])
+        return out
 
     def capture_loses(self, move: int) -> bool:
         board = self.board
@@ -661,6 +690,7 @@ class Position(SearchPosition):
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
+        self.listed_count = -1  # ``found`` is overwritten
         return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
