@@ -229,8 +229,8 @@ def main() -> None:
     for path in args.records:
         with open(path, encoding="utf-8") as f:
             for lines in read_games(f.read().splitlines()):
-                if "result" not in lines[-1]:
-                    continue  # a game still being played (or cut off): its end is not known
+                if lines[-1].get("result") in (None, "none"):
+                    continue  # a game still being played, or aborted: not played out
                 games += 1
                 us = {s for s, n in lines[0]["players"].items() if args.us in n}
                 attacks_and_losses(lines, us, study)
