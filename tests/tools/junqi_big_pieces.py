@@ -202,12 +202,12 @@ def report(study: Study, rows: bool) -> None:
     print("|---|---|---|---|---|---|")
     for piece in BIG:
         for cause in CAUSES:
-            group = sorted(loss.risk for loss in losses if loss.piece == piece and loss.cause == cause)
-            if group:
-                rated = "n/a" if cause == CAUSES[1] else f"{sum(1 for r in group if r < 0.10)}"
-                median = "n/a" if cause == CAUSES[1] else f"{group[len(group) // 2]:.3f}"
-                soon = sum(1 for loss in losses if loss.piece == piece and loss.cause == cause and 0 <= loss.since <= ROUND)
-                print(f"| {NAMES[piece]} | {cause} | {len(group)} | {rated} | {median} | {soon} |")
+            risks = sorted(loss.risk for loss in losses if loss.piece == piece and loss.cause == cause)
+            if risks:
+                rated = "n/a" if cause == CAUSES[1] else f"{sum(1 for r in risks if r < 0.10)}"
+                median = "n/a" if cause == CAUSES[1] else f"{risks[len(risks) // 2]:.3f}"
+                after = sum(1 for loss in losses if loss.piece == piece and loss.cause == cause and 0 <= loss.since <= ROUND)
+                print(f"| {NAMES[piece]} | {cause} | {len(risks)} | {rated} | {median} | {after} |")
     print("\nwhat eating cost: our piece lost to an enemy attack within a round of eating (material: evaluate.VALUE)")
     print("| piece | eats | value eaten | lost within a round | value lost so, net of what went with it |")
     print("|---|---|---|---|---|")
