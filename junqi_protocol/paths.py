@@ -18,8 +18,11 @@ backwards), for the two kinds of mover: engineers and the rest. Mines and flags 
 
 from typing import Final, Optional
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from junqi_protocol.board import Board
-from junqi_protocol.rules import rail_reach
+from junqi_protocol.rules import ALL, add_rails
 
 FAR: Final = 99
 # Extra moves a path pays for each piece it takes on the way: the capture is a move, and it shows
@@ -40,10 +43,14 @@ def distances(board: Board, owner: list[int], targets: list[int], engineer: bool
     # Buckets by distance: a path through a capture is longer than its steps, so plain
     # breadth-first layers would not come out in order.
     buckets: list[list[int]] = [list(targets)]
+    # The rail walker's words: the occupancy, kinds it need not know (every piece ends a run), its marks.
+    own = vec[i64](owner)
+    kinds = vec[i64]([0] * board.size)
+    marks = vec[i64]([0] * (2 * board.size + 1))
     d = 0
     while d < len(buckets):
         for a in buckets[d]:
-            for q in _one_move_back(board, owner, a, engineer):
+            for q in _one_move_back(board, own, kinds, marks, a, engineer):
                 if dist[q] == FAR and not board.hq[q]:
                     dist[q] = d + 1
                     if owner[q] < 0:
@@ -61,10 +68,13 @@ def _push(buckets: list[list[int]], d: int, p: int) -> None:
         buckets[d].append(p)
 
 
-def _one_move_back(board: Board, owner: list[int], a: int, engineer: bool) -> list[int]:
+def _one_move_back(board: Board, owner: vec[i64], kinds: vec[i64], marks: vec[i64], a: int,
+                   engineer: bool) -> list[int]:
     """Points from which one move reaches ``a`` through empty points (occupied ones included as
     starts)."""
     out = list(board.steps[a])
     if board.station[a]:
-        out += rail_reach(board, owner, a, engineer)
+        stamp: i64 = marks[2 * board.size] + 1
+        marks[2 * board.size] = stamp
+        add_rails(board, owner, kinds, a, engineer, -1, ALL, 1, marks, stamp, out, 0)
     return out

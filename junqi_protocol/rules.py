@@ -142,7 +142,7 @@ def targets(board: Board, owner: list[int], kind: list[int], p: int) -> list[int
 def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: bytes, marks: vec[i64], out: list[int],
                 base: int) -> None:
     """Append ``base + q`` for every point ``q`` the piece on ``p`` may move to or attack (road steps,
-    then rail runs as :func:`rail_reach` finds them, each point once) that ``keep`` keeps (:data:`ALL`).
+    then rail runs as :func:`add_rails` walks them, each point once) that ``keep`` keeps (:data:`ALL`).
     ``marks`` (``2 * board.size + 1`` words, kept between calls) stands for the search's own lists: the
     points listed so far and those the engineer's run has visited; its last entry counts the calls
     (a list's entries would box each new count). With it, quiescence asking for its attacks alone
@@ -169,9 +169,21 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
             marks[q] = stamp
             if keep[row + kind[q]]:
                 out.append(base + q)
-    if not board.station[p]:
-        return
-    if k == ENGINEER:
+    if board.station[p]:
+        add_rails(board, owner, kind, p, k == ENGINEER, team, keep, row, marks, stamp, out, base)
+
+
+def add_rails(board: Board, owner: vec[i64], kind: vec[i64], p: int, engineer: bool, team: int, keep: bytes,
+              row: int, marks: vec[i64], stamp: i64, out: list[int], base: int) -> None:
+    """The one walk of the railways: append ``base + q`` for every point ``q`` one rail move from
+    station ``p`` passes over (an engineer turns at crossings; any other piece keeps to straight
+    lines) that no earlier step of this ``stamp`` listed: every empty point reached, and the occupied
+    point that ends each run if it holds a piece of another team than ``team`` (-1: any piece) and
+    ``keep[row + its kind]`` keeps it (``row - 1`` for the empty points; :data:`ALL`). ``marks`` as in
+    :func:`add_targets`. No camp is a station, so a run never ends on a camp's piece."""
+    size = board.size
+    four = board.seats == 4
+    if engineer:
         # Breadth-first over the rails, turning anywhere; an occupied point ends its run.
         marks[size + p] = stamp
         frontier = [p]
@@ -188,7 +200,7 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
                                 marks[q] = stamp
                                 if keep[row - 1]:
                                     out.append(base + q)
-                        elif (o % 2 if four else o) != team and not camp[q] and marks[q] != stamp:
+                        elif (o % 2 if four else o) != team and marks[q] != stamp:
                             marks[q] = stamp
                             if keep[row + kind[q]]:
                                 out.append(base + q)
@@ -210,45 +222,12 @@ def add_targets(board: Board, owner: vec[i64], kind: vec[i64], p: int, keep: byt
                         if keep[row - 1]:
                             out.append(base + q)
                 else:
-                    if (o % 2 if four else o) != team and not camp[q] and marks[q] != stamp:
+                    if (o % 2 if four else o) != team and marks[q] != stamp:
                         marks[q] = stamp
                         if keep[row + kind[q]]:
                             out.append(base + q)
                     break
                 i += step
-
-
-def rail_reach(board: Board, owner: list[int], p: int, engineer: bool) -> list[int]:
-    """The points one rail move from station ``p`` passes over: every empty point reached, and the
-    occupied point that ends each run (whether it may be attacked is the caller's to judge). An
-    engineer turns at crossings; any other piece keeps to straight lines."""
-    out: list[int] = []
-    if engineer:
-        seen = [False] * board.size
-        seen[p] = True
-        frontier = [p]
-        while frontier:
-            nxt: list[int] = []
-            for a in frontier:
-                for q in board.rail_next[a]:
-                    if not seen[q]:
-                        seen[q] = True
-                        out.append(q)
-                        if owner[q] < 0:
-                            nxt.append(q)
-            frontier = nxt
-        return out
-    for li, pos in board.line_of[p]:
-        line = board.lines[li]
-        for step in (-1, 1):
-            i = pos + step
-            while 0 <= i < len(line):
-                q = line[i]
-                out.append(q)
-                if owner[q] >= 0:
-                    break
-                i += step
-    return out
 
 
 def why_illegal(board: Board, owner: list[int], kind: list[int], seat: int, frm: int, to: int) -> Optional[str]:

@@ -1,9 +1,12 @@
 """Junqi rules: the whole combat table, deployment checks, turns, eliminations and endings."""
 
 import pytest
+from librt.vecs import vec
+from mypy_extensions import i64
 
+from junqi_protocol.board import Board
 from junqi_protocol.game import Game, IllegalMove, Rules, full_game
-from junqi_protocol.rules import LETTERS, RESULTS, check_lineup, combat
+from junqi_protocol.rules import ALL, LETTERS, RESULTS, add_rails, check_lineup, combat
 
 # Attacker a..l down, defender a..l across: E eats, K killed, B both removed, - cannot attack.
 TABLE = """
@@ -223,3 +226,29 @@ def test_results_that_no_kinds_can_give_are_named():
     assert reported(g, "move S G0-F0 KILLED") == "move: KILLED cannot happen when a marshal on G0 attacks a brigade on F0"
     assert reported(g, "move S G0-F0 BOMB").startswith("move: BOMB cannot happen")
     assert reported(g, "move S G0-F0 MOVE") == "move: MOVE does not fit an occupied F0"
+
+
+@pytest.mark.parametrize("variant", ["2p", "4p"])
+def test_no_camp_is_a_railway_station(variant):
+    # rules.add_rails leaves out the camp test on the rails (a piece in a camp cannot be attacked) for this.
+    board = Board(variant)
+    assert not any(board.station[p] and board.camp[p] for p in range(board.size))
+
+
+def test_the_rail_walker_ends_each_run_on_any_piece_or_only_on_another_teams():
+    board = Board("2p")
+    line = max(board.lines, key=len)
+    owner = [-1] * board.size
+    owner[line[1]], owner[line[5]] = 0, 1
+    p = line[3]
+
+    def walk(team):
+        marks = vec[i64]([0] * (2 * board.size + 1))
+        out: list[int] = []
+        add_rails(board, vec[i64](owner), vec[i64]([0] * board.size), p, False, team, ALL, 1, marks, 1, out, 0)
+        return out
+
+    anyone, theirs = walk(-1), walk(0)
+    assert {line[1], line[2], line[4], line[5]} <= set(anyone) and line[0] not in anyone and line[6] not in anyone
+    assert sorted(theirs) == sorted(q for q in anyone if q != line[1])  # seat 0's own piece ends its run unlisted
+    assert len(set(anyone)) == len(anyone)  # each point once
