@@ -202,7 +202,7 @@ class Position(SearchPosition, ShapeBoard):
         self.kinds: list[int] = [kb, kb, kw]
         self.stride: i64 = width + 2 * MARGIN  # machine words: the hot loops index with them
         n = self.stride * (height + 2 * MARGIN)
-        self.n = n  # an int, as evaluate.ShapeBoard declares it (the hot loops take it into an i64)
+        self.n: i64 = n  # a machine word: as an int, each read in the line update unboxed it again
         s = self.stride
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
@@ -222,12 +222,14 @@ class Position(SearchPosition, ShapeBoard):
         self.point_count = vec[i64]([0] * n)
         # What each stone changed, newest last, so that taking it away restores instead of
         # recomputing: entries of UNDO_ENTRY numbers in ``undo``, those below ``undo_top`` in use
-        # (the rest are reused), each stone's first entry (its mark) in ``marks``. An entry is a
-        # point and its sums before the stone changed them; a mark is ``~i`` for the stone on ``i``
-        # and the board's attack and defence totals before it.
+        # (the rest are reused), each stone's first entry (its mark) in ``marks``, those below
+        # ``mark_top`` in use (one a stone: never more than the points). An entry is a point and its
+        # sums before the stone changed them; a mark is ``~i`` for the stone on ``i`` and the board's
+        # attack and defence totals before it.
         self.undo = vec[i64]()
         self.undo_top: i64 = 0
-        self.marks = vec[i64]()
+        self.marks = vec[i64]([0] * n)
+        self.mark_top: i64 = 0
         # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
         # line number, and the number of the line through each point in each direction (d * n + i)
         self.lines = vec[i64]()
@@ -368,14 +370,16 @@ class Position(SearchPosition, ShapeBoard):
     def _restore(self, i: i64) -> bool:
         """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
         placed (else False: nothing done, and the undo log is dropped)."""
-        if len(self.marks) == 0:
+        m = self.mark_top
+        if m == 0:
             return False
-        marks, mark = vec_pop(self.marks)
-        self.marks = marks
+        m -= 1
+        self.mark_top = m
+        mark = self.marks[m]
         undo = self.undo
         e = mark * UNDO_ENTRY
         if undo[e] != ~i:
-            self.marks = vec[i64]()
+            self.mark_top = 0
             self.undo_top = 0
             return False
         score = self.point_score
@@ -449,6 +453,7 @@ class Position(SearchPosition, ShapeBoard):
         score = self.point_score
         count = self.point_count
         undo = self.undo
+        deltas = DELTAS  # a local: read as a global, every use checked that it was set
         top = self.undo_top
         attack2 = self.attack2
         defence2 = self.defence2
@@ -503,10 +508,10 @@ class Position(SearchPosition, ShapeBoard):
                     undo[e] = q
                     undo[e + 1] = old_score
                     undo[e + 2] = oc
-                    score[q] = old_score + DELTAS[at + D_SCORE]
-                    attack2 += DELTAS[at + D_ATTACK]
-                    defence2 += DELTAS[at + D_DEFENCE]
-                    dc = DELTAS[at + D_COUNT]
+                    score[q] = old_score + deltas[at + D_SCORE]
+                    attack2 += deltas[at + D_ATTACK]
+                    defence2 += deltas[at + D_DEFENCE]
+                    dc = deltas[at + D_COUNT]
                     if dc:
                         nc = oc + dc
                         count[q] = nc
@@ -534,7 +539,8 @@ class Position(SearchPosition, ShapeBoard):
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
-        self.marks = vec_append(self.marks, top)
+        self.marks[self.mark_top] = top
+        self.mark_top += 1
         undo = self.undo
         e = top * UNDO_ENTRY
         self.undo_top = top + 1
