@@ -253,9 +253,12 @@ class Position(SearchPosition, ShapeBoard):
         self.side_key: i64 = self.zob[4 * n]
         self.hash: i64 = 0
         self.side = BLACK
-        self.history: list[int] = []
-        self.colors: list[int] = []  # colour of each stone in history (or NEUTRAL)
-        self.won: list[bool] = []
+        # The stones played and made, in order, one machine word each (the point, its colour
+        # above it, and above that whether it made five), those below ``logged`` in use: lists
+        # of boxed numbers cost make and unmake a fifth of their instructions; :attr:`history`
+        # and :attr:`colors` read them as lists.
+        self.log = vec[i64]([0] * n)
+        self.logged: i64 = 0
         self.stones = 0
         self.attack = 100
         self.defence = 90
@@ -625,12 +628,27 @@ class Position(SearchPosition, ShapeBoard):
     def key(self) -> int:
         return self.hash ^ self.side_key if self.side == WHITE else self.hash
 
+    @property
+    def history(self) -> list[int]:
+        """The points of the stones on the board, in the order they were played or made (a new list)."""
+        return [self.log[k] & 4095 for k in range(self.logged)]
+
+    @property
+    def colors(self) -> list[int]:
+        """The colour of each stone of :attr:`history` (or NEUTRAL)."""
+        return [(self.log[k] >> 12) & 3 for k in range(self.logged)]
+
+    def _logged_place(self, i: i64, color: i64) -> None:
+        """:meth:`place`, logged for :meth:`unmake` with whether the stone made five."""
+        won: i64 = 1 if color != NEUTRAL and (self.count(color, i) & 15) != 0 else 0
+        self.place(i, color)
+        t = self.logged
+        self.log[t] = i | (color << 12) | (won << 14)
+        self.logged = t + 1
+
     def play(self, i: int, color: int) -> None:
         """Put ``color``'s stone on ``i`` as a game move (no legality test) and pass the turn."""
-        self.won.append(color != NEUTRAL and (self.count(color, i) & 15) != 0)
-        self.place(i, color)
-        self.history.append(i)
-        self.colors.append(color)
+        self._logged_place(i, color)
         self.side = 3 - color if color != NEUTRAL else self.side
 
     def make(self, move: int) -> bool:
@@ -640,18 +658,18 @@ class Position(SearchPosition, ShapeBoard):
         if color == BLACK and self.renju and self.maybe_forbidden(move):
             if forbidden_kind(self.cells, move, self.dirs):
                 return False
-        self.won.append((self.count(color, move) & 15) != 0)
-        self.place(move, color)
-        self.history.append(move)
-        self.colors.append(color)
+        self._logged_place(move, color)
         self.side = 3 - color
         return True
 
     def unmake(self) -> None:
-        i = self.history.pop()
-        color = self.colors.pop()
-        self.won.pop()
-        self.remove(i)
+        t = self.logged - 1
+        if t < 0:
+            raise IndexError("unmake with no stone to take away")
+        self.logged = t
+        entry = self.log[t]
+        color = (entry >> 12) & 3
+        self.remove(entry & 4095)
         if color != NEUTRAL:
             self.side = color
 
@@ -668,7 +686,7 @@ class Position(SearchPosition, ShapeBoard):
         return len(self.fives[3 - self.side]) > 0
 
     def rule_score(self, ply: int) -> int:
-        if self.won and self.won[-1]:
+        if self.logged and self.log[self.logged - 1] >> 14:  # the last stone made five
             return -MATE + ply
         if self.fives[self.side]:
             return MATE - ply - 1
