@@ -31,7 +31,7 @@ import random
 # Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
 # of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
 # item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
-from librt.vecs import append as vec_append, extend as vec_extend, pop as vec_pop, vec
+from librt.vecs import extend as vec_extend, vec
 from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -246,8 +246,11 @@ class Position(SearchPosition, ShapeBoard):
         self.three_list = vec[i64]([0] * (3 * (n + 1)))
         self.three_at = vec[i64]([0] * (3 * n))
         self.near = vec[i64]([0] * n)  # stones within two steps along a line of each point
-        # the empty points near the stones (candidate moves), in no order, and where each is in it
-        self.cand = vec[i64]()
+        # the empty points near the stones (candidate moves): the first ``cands`` of ``cand_list``,
+        # in no order (a fixed vector: an append and a pop were calls into librt), and where each
+        # is in it (-1: not a candidate); :attr:`cand` reads them as a list
+        self.cand_list = vec[i64]([0] * n)
+        self.cands: i64 = 0
         self.cand_at = vec[i64]([-1] * n)
         self.zob = _zobrist(4 * n + 1)
         self.side_key: i64 = self.zob[4 * n]
@@ -523,19 +526,27 @@ class Position(SearchPosition, ShapeBoard):
         self.attack2 = attack2
         self.defence2 = defence2
 
+    @property
+    def cand(self) -> list[int]:
+        """The candidate moves, empty points within two steps of a stone along a line (a new list, in no order)."""
+        return [self.cand_list[k] for k in range(self.cands)]
+
     def _add_candidate(self, i: i64) -> None:
-        self.cand_at[i] = len(self.cand)
-        self.cand = vec_append(self.cand, i)
+        k = self.cands
+        self.cand_list[k] = i
+        self.cand_at[i] = k
+        self.cands = k + 1
 
     def _drop_candidate(self, i: i64) -> None:
         cand_at = self.cand_at
         at = cand_at[i]
         if at >= 0:
             cand_at[i] = -1
-            cand, last = vec_pop(self.cand)
-            self.cand = cand
+            end = self.cands - 1
+            self.cands = end
+            last = self.cand_list[end]
             if last != i:
-                cand[at] = last
+                self.cand_list[at] = last
                 cand_at[last] = at
 
     def place(self, i: i64, color: i64) -> None:
@@ -783,16 +794,18 @@ class Position(SearchPosition, ShapeBoard):
             # The opponent has a four-three or double-three point: only our fours, or a stone on
             # the lines of its fours and threes, can stop it.
             return sorted(self.fours(s) | self.fours(o) | self.threes(o))
-        if len(self.cand) == 0:
+        if self.cands == 0:
             if self.full():
                 return []
             return [self._centre_move()]
         # The QUIET_MOVES best by (score, point), best first: kept in order as they come, in a vector
         # of machine words (sorting every candidate's key, boxed and wider than a digit, cost more).
         top = self.top
+        cand = self.cand_list
         kept: i64 = 0
-        i: i64
-        for i in self.cand:
+        k: i64
+        for k in range(self.cands):
+            i = cand[k]
             v = (self.order_score(i, s) << 12) | i
             if kept < QUIET_MOVES:
                 j = kept

@@ -600,9 +600,9 @@ class ThreatSearch:
         related to ``gains``) after the other candidates, the best :data:`QUIET_MOVES` in order."""
         b = self.board
         lo = self.sp
-        cand = b.cand
+        cand = b.cand_list
         k: i64
-        for k in range(len(cand)):
+        for k in range(b.cands):
             q = cand[k]
             if b.count(a, q) == 0 and (not gains or self._near(q, gains)) and lines_up(b, a, q) >= 2:
                 self._push_ordered(lo, q, a)
