@@ -290,19 +290,20 @@ class Position(SearchPosition, ShapeBoard):
     def _build_lines(self) -> None:
         """The cells of every row, column and diagonal of the padded grid, and each point's lines."""
         s = self.stride
-        rows = self.n // s
+        n: int = self.n  # Python ints here: a 32-cell line's top cell is beyond a signed machine word (as_i64)
+        rows = n // s
         # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
         # for the diagonals (offset by rows so that every number is a list index)
         first = [0, rows, rows + s, 2 * (s + rows)]
         cells = [0] * (3 * (s + rows))
-        line_of = [0] * (4 * self.n)
+        line_of = [0] * (4 * n)
         for d in range(4):
-            for i in range(self.n):
+            for i in range(n):
                 y = i // s
                 x = i - y * s
                 line = first[d] + (y, x, x - y + rows, x + y)[d]
-                cells[line] |= self.cells[i] << self.shift(d, i)
-                line_of[d * self.n + i] = line
+                cells[line] |= int(self.cells[i]) << self.shift(d, i)
+                line_of[d * n + i] = line
         self.lines = vec[i64]([as_i64(c) for c in cells])
         self.line_of = vec[i64](line_of)
 
