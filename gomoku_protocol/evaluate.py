@@ -29,7 +29,7 @@ class ShapeBoard:
     stay native, and so that this module needs nothing of the board's."""
 
     renju: bool  # renju rules: black's double fours and double threes are forbidden
-    n: int  # points of the padded grid
+    n: i64  # points of the padded grid
     side: int  # the colour to move
     attack: int  # the style's attack and defence weights (position.STYLES)
     defence: int

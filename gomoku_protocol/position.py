@@ -31,7 +31,7 @@ import random
 # Native vectors and ints for the hot code (librt, mypyc's runtime library): compiled, a read or write
 # of a ``vec[i64]`` is a plain load or store and ``i64`` arithmetic plain machine words, where a list
 # item must be unboxed on every read and boxed on every write. Uncompiled they are lists and ints.
-from librt.vecs import append as vec_append, extend as vec_extend, pop as vec_pop, vec
+from librt.vecs import extend as vec_extend, vec
 from mypy_extensions import i64
 
 from engine_core.game import MATE, NO_SCORE, SearchPosition
@@ -202,7 +202,7 @@ class Position(SearchPosition, ShapeBoard):
         self.kinds: list[int] = [kb, kb, kw]
         self.stride: i64 = width + 2 * MARGIN  # machine words: the hot loops index with them
         n = self.stride * (height + 2 * MARGIN)
-        self.n = n  # an int, as evaluate.ShapeBoard declares it (the hot loops take it into an i64)
+        self.n: i64 = n  # a machine word: as an int, each read in the line update unboxed it again
         s = self.stride
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
@@ -222,12 +222,14 @@ class Position(SearchPosition, ShapeBoard):
         self.point_count = vec[i64]([0] * n)
         # What each stone changed, newest last, so that taking it away restores instead of
         # recomputing: entries of UNDO_ENTRY numbers in ``undo``, those below ``undo_top`` in use
-        # (the rest are reused), each stone's first entry (its mark) in ``marks``. An entry is a
-        # point and its sums before the stone changed them; a mark is ``~i`` for the stone on ``i``
-        # and the board's attack and defence totals before it.
+        # (the rest are reused), each stone's first entry (its mark) in ``marks``, those below
+        # ``mark_top`` in use (one a stone: never more than the points). An entry is a point and its
+        # sums before the stone changed them; a mark is ``~i`` for the stone on ``i`` and the board's
+        # attack and defence totals before it.
         self.undo = vec[i64]()
         self.undo_top: i64 = 0
-        self.marks = vec[i64]()
+        self.marks = vec[i64]([0] * n)
+        self.mark_top: i64 = 0
         # each line's cells (a row, a column, a diagonal: two bits a cell, as a signed 64-bit word) by
         # line number, and the number of the line through each point in each direction (d * n + i)
         self.lines = vec[i64]()
@@ -244,16 +246,22 @@ class Position(SearchPosition, ShapeBoard):
         self.three_list = vec[i64]([0] * (3 * (n + 1)))
         self.three_at = vec[i64]([0] * (3 * n))
         self.near = vec[i64]([0] * n)  # stones within two steps along a line of each point
-        # the empty points near the stones (candidate moves), in no order, and where each is in it
-        self.cand = vec[i64]()
+        # the empty points near the stones (candidate moves): the first ``cands`` of ``cand_list``,
+        # in no order (a fixed vector: an append and a pop were calls into librt), and where each
+        # is in it (-1: not a candidate); :attr:`cand` reads them as a list
+        self.cand_list = vec[i64]([0] * n)
+        self.cands: i64 = 0
         self.cand_at = vec[i64]([-1] * n)
         self.zob = _zobrist(4 * n + 1)
         self.side_key: i64 = self.zob[4 * n]
         self.hash: i64 = 0
         self.side = BLACK
-        self.history: list[int] = []
-        self.colors: list[int] = []  # colour of each stone in history (or NEUTRAL)
-        self.won: list[bool] = []
+        # The stones played and made, in order, one machine word each (the point, its colour
+        # above it, and above that whether it made five), those below ``logged`` in use: lists
+        # of boxed numbers cost make and unmake a fifth of their instructions; :attr:`history`
+        # and :attr:`colors` read them as lists.
+        self.log = vec[i64]([0] * n)
+        self.logged: i64 = 0
         self.stones = 0
         self.attack = 100
         self.defence = 90
@@ -282,19 +290,20 @@ class Position(SearchPosition, ShapeBoard):
     def _build_lines(self) -> None:
         """The cells of every row, column and diagonal of the padded grid, and each point's lines."""
         s = self.stride
-        rows = self.n // s
+        n: int = self.n  # Python ints here: a 32-cell line's top cell is beyond a signed machine word (as_i64)
+        rows = n // s
         # a line is known by what stays constant along it: y for a row, x for a column, x - y and x + y
         # for the diagonals (offset by rows so that every number is a list index)
         first = [0, rows, rows + s, 2 * (s + rows)]
         cells = [0] * (3 * (s + rows))
-        line_of = [0] * (4 * self.n)
+        line_of = [0] * (4 * n)
         for d in range(4):
-            for i in range(self.n):
+            for i in range(n):
                 y = i // s
                 x = i - y * s
                 line = first[d] + (y, x, x - y + rows, x + y)[d]
-                cells[line] |= self.cells[i] << self.shift(d, i)
-                line_of[d * self.n + i] = line
+                cells[line] |= int(self.cells[i]) << self.shift(d, i)
+                line_of[d * n + i] = line
         self.lines = vec[i64]([as_i64(c) for c in cells])
         self.line_of = vec[i64](line_of)
 
@@ -368,14 +377,16 @@ class Position(SearchPosition, ShapeBoard):
     def _restore(self, i: i64) -> bool:
         """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
         placed (else False: nothing done, and the undo log is dropped)."""
-        if len(self.marks) == 0:
+        m = self.mark_top
+        if m == 0:
             return False
-        marks, mark = vec_pop(self.marks)
-        self.marks = marks
+        m -= 1
+        self.mark_top = m
+        mark = self.marks[m]
         undo = self.undo
         e = mark * UNDO_ENTRY
         if undo[e] != ~i:
-            self.marks = vec[i64]()
+            self.mark_top = 0
             self.undo_top = 0
             return False
         score = self.point_score
@@ -449,6 +460,7 @@ class Position(SearchPosition, ShapeBoard):
         score = self.point_score
         count = self.point_count
         undo = self.undo
+        deltas = DELTAS  # a local: read as a global, every use checked that it was set
         top = self.undo_top
         attack2 = self.attack2
         defence2 = self.defence2
@@ -503,10 +515,10 @@ class Position(SearchPosition, ShapeBoard):
                     undo[e] = q
                     undo[e + 1] = old_score
                     undo[e + 2] = oc
-                    score[q] = old_score + DELTAS[at + D_SCORE]
-                    attack2 += DELTAS[at + D_ATTACK]
-                    defence2 += DELTAS[at + D_DEFENCE]
-                    dc = DELTAS[at + D_COUNT]
+                    score[q] = old_score + deltas[at + D_SCORE]
+                    attack2 += deltas[at + D_ATTACK]
+                    defence2 += deltas[at + D_DEFENCE]
+                    dc = deltas[at + D_COUNT]
                     if dc:
                         nc = oc + dc
                         count[q] = nc
@@ -515,26 +527,35 @@ class Position(SearchPosition, ShapeBoard):
         self.attack2 = attack2
         self.defence2 = defence2
 
+    @property
+    def cand(self) -> list[int]:
+        """The candidate moves, empty points within two steps of a stone along a line (a new list, in no order)."""
+        return [self.cand_list[k] for k in range(self.cands)]
+
     def _add_candidate(self, i: i64) -> None:
-        self.cand_at[i] = len(self.cand)
-        self.cand = vec_append(self.cand, i)
+        k = self.cands
+        self.cand_list[k] = i
+        self.cand_at[i] = k
+        self.cands = k + 1
 
     def _drop_candidate(self, i: i64) -> None:
         cand_at = self.cand_at
         at = cand_at[i]
         if at >= 0:
             cand_at[i] = -1
-            cand, last = vec_pop(self.cand)
-            self.cand = cand
+            end = self.cands - 1
+            self.cands = end
+            last = self.cand_list[end]
             if last != i:
-                cand[at] = last
+                self.cand_list[at] = last
                 cand_at[last] = at
 
     def place(self, i: i64, color: i64) -> None:
         """Put a stone of ``color``, BLACK, WHITE or :data:`~gomoku_protocol.rules.NEUTRAL`."""
         self._reserve(STONE_UNDO)
         top = self.undo_top
-        self.marks = vec_append(self.marks, top)
+        self.marks[self.mark_top] = top
+        self.mark_top += 1
         undo = self.undo
         e = top * UNDO_ENTRY
         self.undo_top = top + 1
@@ -619,12 +640,27 @@ class Position(SearchPosition, ShapeBoard):
     def key(self) -> int:
         return self.hash ^ self.side_key if self.side == WHITE else self.hash
 
+    @property
+    def history(self) -> list[int]:
+        """The points of the stones on the board, in the order they were played or made (a new list)."""
+        return [self.log[k] & 4095 for k in range(self.logged)]
+
+    @property
+    def colors(self) -> list[int]:
+        """The colour of each stone of :attr:`history` (or NEUTRAL)."""
+        return [(self.log[k] >> 12) & 3 for k in range(self.logged)]
+
+    def _logged_place(self, i: i64, color: i64) -> None:
+        """:meth:`place`, logged for :meth:`unmake` with whether the stone made five."""
+        won: i64 = 1 if color != NEUTRAL and (self.count(color, i) & 15) != 0 else 0
+        self.place(i, color)
+        t = self.logged
+        self.log[t] = i | (color << 12) | (won << 14)
+        self.logged = t + 1
+
     def play(self, i: int, color: int) -> None:
         """Put ``color``'s stone on ``i`` as a game move (no legality test) and pass the turn."""
-        self.won.append(color != NEUTRAL and (self.count(color, i) & 15) != 0)
-        self.place(i, color)
-        self.history.append(i)
-        self.colors.append(color)
+        self._logged_place(i, color)
         self.side = 3 - color if color != NEUTRAL else self.side
 
     def make(self, move: int) -> bool:
@@ -634,18 +670,18 @@ class Position(SearchPosition, ShapeBoard):
         if color == BLACK and self.renju and self.maybe_forbidden(move):
             if forbidden_kind(self.cells, move, self.dirs):
                 return False
-        self.won.append((self.count(color, move) & 15) != 0)
-        self.place(move, color)
-        self.history.append(move)
-        self.colors.append(color)
+        self._logged_place(move, color)
         self.side = 3 - color
         return True
 
     def unmake(self) -> None:
-        i = self.history.pop()
-        color = self.colors.pop()
-        self.won.pop()
-        self.remove(i)
+        t = self.logged - 1
+        if t < 0:
+            raise IndexError("unmake with no stone to take away")
+        self.logged = t
+        entry = self.log[t]
+        color = (entry >> 12) & 3
+        self.remove(entry & 4095)
         if color != NEUTRAL:
             self.side = color
 
@@ -662,7 +698,7 @@ class Position(SearchPosition, ShapeBoard):
         return len(self.fives[3 - self.side]) > 0
 
     def rule_score(self, ply: int) -> int:
-        if self.won and self.won[-1]:
+        if self.logged and self.log[self.logged - 1] >> 14:  # the last stone made five
             return -MATE + ply
         if self.fives[self.side]:
             return MATE - ply - 1
@@ -759,16 +795,18 @@ class Position(SearchPosition, ShapeBoard):
             # The opponent has a four-three or double-three point: only our fours, or a stone on
             # the lines of its fours and threes, can stop it.
             return sorted(self.fours(s) | self.fours(o) | self.threes(o))
-        if len(self.cand) == 0:
+        if self.cands == 0:
             if self.full():
                 return []
             return [self._centre_move()]
         # The QUIET_MOVES best by (score, point), best first: kept in order as they come, in a vector
         # of machine words (sorting every candidate's key, boxed and wider than a digit, cost more).
         top = self.top
+        cand = self.cand_list
         kept: i64 = 0
-        i: i64
-        for i in self.cand:
+        k: i64
+        for k in range(self.cands):
+            i = cand[k]
             v = (self.order_score(i, s) << 12) | i
             if kept < QUIET_MOVES:
                 j = kept

@@ -213,24 +213,22 @@ def deepening(depth: int, leap_from: int) -> list[int]:
     return list(range(1, leap_from + 1)) + list(range(leap_from + 2, depth, 2)) + [depth]
 
 
-def line_steps(a: i64, b: i64, stride: i64) -> i64:
-    """How many steps along a row, a column or a diagonal lead from point ``a`` to point ``b`` of a
-    grid ``stride`` wide; -1 if they share no line.
+def line_steps(stride: i64, n: i64) -> vec[i64]:
+    """How many steps along a row, a column or a diagonal of a grid ``stride`` wide and ``n`` points
+    lead from a point to the one ``o`` points further on, up to five, at ``n + o``; -1 where they
+    share no line or are further apart. Two points of the board are at most ``stride - 11`` columns
+    apart, so an offset within five steps is no other pair of columns and rows: one read of this
+    table where the coordinates took two divisions.
 
-    >>> line_steps(0, 3, 10), line_steps(0, 33, 10), line_steps(7, 34, 10), line_steps(0, 12, 10), line_steps(5, 5, 10)
-    (3, 3, 3, -1, 0)
+    >>> t = line_steps(15, 300)
+    >>> t[300 + 3], t[300 + 48], t[300 - 42], t[300 + 17], t[300], t[300 + 90]
+    (3, 3, 3, -1, 0, -1)
     """
-    ay = a // stride
-    by = b // stride
-    dx = b - by * stride - (a - ay * stride)
-    dy = by - ay
-    if dx < 0:
-        dx = -dx
-    if dy < 0:
-        dy = -dy
-    if dx == 0 or dy == 0 or dx == dy:
-        return max(dx, dy)
-    return -1
+    table = vec[i64]([-1] * (2 * n + 1))
+    for step in (1, stride, stride + 1, stride - 1):
+        for k in range(-5, 6):
+            table[n + k * step] = abs(k)
+    return table
 
 
 def lines_up(b: Position, color: i64, i: i64) -> i64:
@@ -256,6 +254,7 @@ def lines_up(b: Position, color: i64, i: i64) -> i64:
 class ThreatSearch:
     def __init__(self, board: Position) -> None:
         self.board = board
+        self.steps = line_steps(board.stride, board.n)  # line steps between two points, by their offset
         self.nodes = 0
         self.node_limit = 0
         self.deadline = 0.0
@@ -357,9 +356,10 @@ class ThreatSearch:
         >>> ts._near(b.index(12, 7), (h8, b.index(14, 9)))
         True
         """
-        stride = self.board.stride
+        steps = self.steps
+        n = self.board.n
         for g in gains:
-            if 0 < line_steps(i, g, stride) <= REACH:
+            if 0 < steps[n + g - i] <= REACH:
                 return True
         return False
 
@@ -380,7 +380,7 @@ class ThreatSearch:
         too), as its line; a failure remembered, or no depth or budget left, as ``[]``; else None."""
         b = self.board
         a = b.side
-        if b.fives[a]:
+        if len(b.fives[a]):  # compiled, a set's length is a field read and its truth value a call
             return [min(b.fives[a])]
         if depth <= 0 or self._out_of_budget():
             return []
@@ -423,7 +423,7 @@ class ThreatSearch:
         a = b.side
         d = 3 - a
         lo = self.sp
-        if b.fives[d]:
+        if len(b.fives[d]):
             # The defender threatens five: only a block that is also a four keeps the attack going.
             for f in b.fives[d]:
                 if b.makes_four(a, f):
@@ -461,7 +461,7 @@ class ThreatSearch:
         """Defender to move after the attacker's four on ``four``: the attacker's win against every block."""
         b = self.board
         fives = b.fives[attacker]
-        if not fives or b.fives[3 - attacker]:
+        if not len(fives) or len(b.fives[3 - attacker]):
             return None  # not a four after all, or the defender simply makes five
         chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
@@ -541,9 +541,10 @@ class ThreatSearch:
         >>> ts._reaches_all(b.index(7, 7), [b.index(8, 9)]), ts._reaches_all(b.index(7, 7), [b.index(1, 7)])
         (False, False)
         """
-        stride = self.board.stride
+        steps = self.steps
+        n = self.board.n
         for t in points:
-            if not 0 <= line_steps(r, t, stride) <= 5:
+            if steps[n + t - r] < 0:
                 return False
         return True
 
@@ -556,7 +557,7 @@ class ThreatSearch:
         b = self.board
         a = b.side
         d = 3 - a
-        if b.fives[d]:
+        if len(b.fives[d]):
             result: Optional[list[int]] = None
             if len(b.fives[d]) == 1:
                 block = min(b.fives[d])
@@ -599,9 +600,9 @@ class ThreatSearch:
         related to ``gains``) after the other candidates, the best :data:`QUIET_MOVES` in order."""
         b = self.board
         lo = self.sp
-        cand = b.cand
+        cand = b.cand_list
         k: i64
-        for k in range(len(cand)):
+        for k in range(b.cands):
             q = cand[k]
             if b.count(a, q) == 0 and (not gains or self._near(q, gains)) and lines_up(b, a, q) >= 2:
                 self._push_ordered(lo, q, a)
@@ -612,9 +613,9 @@ class ThreatSearch:
         """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
         b = self.board
         d = b.side
-        if b.fives[d]:
+        if len(b.fives[d]):
             return None
-        if b.fives[3 - d]:
+        if len(b.fives[3 - d]):
             # a four: the gains since the last three go on
             chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
             return self._defend(depth - 1, chain)
@@ -685,11 +686,11 @@ class ThreatSearch:
         b = self.board
         d = b.side
         a = 3 - d
-        if b.fives[d]:
+        if len(b.fives[d]):
             return None
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
-        if b.fives[a]:
+        if len(b.fives[a]):
             self._push_fives(a)
         else:
             threats = self._threat_points(a)

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from engine_core.game import MATE
 from gomoku_protocol.position import Position
 from gomoku_protocol.rules import BLACK, NEUTRAL, WHITE
 
@@ -128,3 +129,24 @@ def test_a_neutral_stone_is_nobodys_and_ends_both_colours_lines() -> None:
     assert state(b) == state(rebuilt(b))
     b.unmake()
     assert b.side == BLACK and b.fives[BLACK] == {b.index(2, 7), b.index(7, 7)}
+
+
+def test_the_stones_log_gives_history_colours_and_the_last_five_and_refuses_an_empty_unmake() -> None:
+    """make, play and unmake keep one log of machine words: ``history`` and ``colors`` read it in order,
+    the search's mate test reads whether the last stone made five, and an unmake with no stone raises
+    (as the list's pop did) and changes nothing."""
+    b = Position(15, 15, 0)
+    with pytest.raises(IndexError):
+        b.unmake()
+    assert b.history == [] and b.colors == [] and b.stones == 0
+    for x in range(4):
+        assert b.make(b.index(3 + x, 7)) and b.make(b.index(3 + x, 9))
+    b.play(b.index(0, 0), NEUTRAL)
+    assert b.history == [b.index(3 + x // 2, 7 + 2 * (x % 2)) for x in range(8)] + [b.index(0, 0)]
+    assert b.colors == [BLACK, WHITE] * 4 + [NEUTRAL]
+    assert b.rule_score(0) == MATE - 1  # black to move has a five point; the last stone made none
+    assert b.make(b.index(7, 7))  # black's five
+    assert b.rule_score(3) == -MATE + 3 and b.history[-1] == b.index(7, 7)
+    b.unmake()
+    b.unmake()
+    assert b.history[-1] == b.index(6, 9) and b.colors[-1] == WHITE
