@@ -50,7 +50,11 @@ QUIET_NODES = 0
 # The second process's root VCT: it has the whole move, so the clock ends it, not the depth (iterations
 # 11, 13 and 15 past the 9 a third of a move reaches).
 WORKER_VCT_DEPTH = 15
-WORKER_LATE_MS = 20  # how long past its deadline the worker's answer is waited for (clock checks every 32 nodes, the pipe)
+# How long before the hard limit the brain stops waiting for a worker past its deadline (the soft target):
+# on time it answers within a few ms of it (clock checks every 32 nodes, the pipe), but a process that
+# the machine's load starves answers later (3 of 20 turns at 1 s had none by the soft target plus 20 ms,
+# a machine loaded by other work, 29 November).
+WORKER_LATE_MS = 20
 MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses two processes (one task to give away)
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
@@ -286,7 +290,8 @@ class Brain:
                 threat = self._opponent_threat(board, ts, True, max(1, self._left(start, quiet_ms) // 8))
         answer = self._choose(board, ts, threat, vct, soft_ms, hard_ms, quiet_ms, say, start, fallback)
         if until and vct:  # the worker's win counts where ours did: when the opponent had no VCF
-            line = self._worker_win(board, min(until + WORKER_LATE_MS / 1000.0, start + hard_ms / 1000.0), say)
+            last = start + hard_ms / 1000.0
+            line = self._worker_win(board, min(last, max(until, last - WORKER_LATE_MS / 1000.0)), say)
             if line:
                 return _won(board, line, "vct", say, "second process")
         return answer
