@@ -140,7 +140,6 @@ class Pool:
             elif self.pids:
                 time.sleep(0.01)
 
-
     def kill(self) -> None:
         """End every worker at once, busy or not. Only the processes are touched, not the pipes, so
         this may run beside the thread that submits and collects (it then hears of the end of the

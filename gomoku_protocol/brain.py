@@ -309,10 +309,10 @@ class Brain:
         return until
 
     def _worker_win(self, board: Position, until: float, say: Say) -> Optional[list[int]]:
-        """The worker's winning line for the side to move, waited for until ``until`` (at once after a
-        stop); None if it found none in its time."""
+        """The worker's winning line for the side to move, waited for until ``until`` (after a stop,
+        only an answer already there); None if it found none in its time."""
         assert self.pool is not None
-        got = self.pool.collect(time.perf_counter() if self.user_stop else until)
+        got = self.pool.collect(time.perf_counter() + 0.001 if self.user_stop else until)
         if not got or got[0] is None:
             say("second process: no answer in time")
             return None
