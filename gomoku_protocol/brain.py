@@ -204,7 +204,7 @@ class Brain:
             self.pool = None
 
     def kill(self) -> None:
-        """End the worker process at once, even while :meth:`think` runs (END, the end of input)."""
+        """End the worker process at once, even while :meth:`think` runs (END, YXSTOP, the end of input)."""
         if self.pool is not None:
             self.pool.kill()
 
@@ -216,9 +216,12 @@ class Brain:
             self.threats.clear()
 
     def stop(self) -> None:
-        """Answer now (YXSTOP, END; thread-safe: only sets flags the searches poll)."""
+        """Answer now (YXSTOP, END; thread-safe: sets flags the searches poll, and kills the worker,
+        which polls nothing of ours and would search on to its deadline: a GUI's analysis has minutes,
+        and the next move's task would wait behind it; the next move starts a new one)."""
         self.user_stop = True
         self.halt()
+        self.kill()
 
     def halt(self) -> None:
         """End the current phase of thinking (the clock's deadline or :meth:`stop`)."""
@@ -301,6 +304,8 @@ class Brain:
         (a ``time.perf_counter()`` time); 0.0 with one process."""
         if self.threads < 2:
             return 0.0
+        if self.pool is not None and not self.pool.alive():  # killed by a stop
+            self.close()
         if self.pool is None:
             self.pool = Pool(1, VctWorker)
         until = start + soft_ms / 1000.0

@@ -18,6 +18,13 @@ TURN_MS = 1500
 FIRST_MS = 8000  # the first move pays for the process's start-up: seconds on a loaded machine, pure Python
 
 
+def p9_stones() -> list[tuple[int, int, int]]:
+    """Game p9 of the 15x15 study, ours to move: a quiet win, no VCT within millions of nodes."""
+    with open(DATA / "gomoku" / "pela15_wins.txt", encoding="utf-8") as f:
+        moves = parse_pos(next(line.split()[2] for line in f if line.startswith("p9 ")))
+    return [(x, y, 1 if k % 2 == len(moves) % 2 else 2) for k, (x, y) in enumerate(moves)]
+
+
 def engine_with_worker(session_factory):
     s = start(session_factory, 15, "INFO thread_num 2", f"INFO timeout_turn {FIRST_MS}")
     send_board(s, WIN)
@@ -62,14 +69,11 @@ def test_the_worker_is_gone_after_the_brain(session_factory, ending: str) -> Non
 
 
 def test_end_while_the_worker_searches(session_factory) -> None:
-    """END in the middle of a move whose VCT runs long (game p9 of the 15x15 study: none within millions
-    of nodes): the worker is killed, and no error is printed (the move cut short may still go out, as
+    """END in the middle of a move whose VCT runs long: the worker is killed, and no error is printed (the move cut short may still go out, as
 with one process)."""
     s, _, _, workers = engine_with_worker(session_factory)
-    with open(DATA / "gomoku" / "pela15_wins.txt", encoding="utf-8") as f:
-        moves = parse_pos(next(line.split()[2] for line in f if line.startswith("p9 ")))
     s.send("INFO timeout_turn 20000")
-    send_board(s, [(x, y, 1 if k % 2 == len(moves) % 2 else 2) for k, (x, y) in enumerate(moves)])
+    send_board(s, p9_stones())
     s.expect("MESSAGE depth", 30)  # the alpha-beta's first iteration: the worker has its task
     s.send("END")
     s.proc.wait(10)
@@ -78,6 +82,23 @@ with one process)."""
         rest.append(line)
     assert not [line for line in rest if line.startswith(("ERROR", "UNKNOWN"))], rest
     assert gone_within(workers, 5.0) == set()
+
+
+def test_yxstop_ends_the_worker_and_the_next_move_has_a_new_one(session_factory) -> None:
+    """YXSTOP in the middle of a long move: the answer comes, the worker that would search on to its
+    deadline is gone, and the next move's VCT runs in a new worker and finds its win."""
+    s, _, _, workers = engine_with_worker(session_factory)
+    s.send("INFO timeout_turn 60000")
+    send_board(s, p9_stones())
+    s.expect("MESSAGE depth", 30)
+    s.send("YXSTOP")
+    read_move(s, 30)
+    assert gone_within(workers, 5.0) == set()
+    s.send(f"INFO timeout_turn {TURN_MS}")
+    send_board(s, WIN)
+    _, before = read_move(s, 30)
+    assert any(line.endswith("(VCT, second process)") for line in before), before
+    assert len(children(s.proc.pid)) == 1
 
 
 def test_thread_num_is_checked_and_the_last_valid_value_kept(session_factory) -> None:
