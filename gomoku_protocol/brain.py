@@ -12,12 +12,18 @@ opponent's threat search found a win after it), *safe* (the search ended without
 *unsure* (the clock cut the search short). Refuted moves take about a millisecond and sound
 ones a full proof, so the checks run in rounds of growing slices (:meth:`Brain._judge`): the
 cheap verdicts come first and the rest of the time goes to the moves still open.
+
+With ``thread_num`` 2 or more (:meth:`Brain.set_threads`) our root VCT leaves this process: a
+worker process (:class:`VctWorker`, one of :mod:`engine_core.pool`'s, started at the first move
+and kept) searches it up to the move's soft target while this one runs the defence checks and the
+alpha-beta with the whole move; a win the worker proves is played. With 1 the search is as it was.
 """
 
 import time
 from typing import Callable, Optional
 
 from engine_core.game import MATE, MATE_BOUND
+from engine_core.pool import Pool
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
 from gomoku_protocol.position import STYLES, Position
@@ -41,10 +47,22 @@ VCT_LEAP_FROM = 3  # beyond this depth our root VCT deepens two threats at a tim
 # Nodes an iteration of our root VCT may spend below quiet threats (threats.vct's quiet): off. At
 # 5,000 the brain did not score above main's at 0.5 s a move (28 November 2026, docs/results/gomoku.md).
 QUIET_NODES = 0
+# The second process's root VCT: it has the whole move, so the clock ends it, not the depth (iterations
+# 11, 13 and 15 past the 9 a third of a move reaches).
+WORKER_VCT_DEPTH = 15
+# How long before the hard limit the brain stops waiting for a worker past its deadline (the soft target):
+# on time it answers within a few ms of it (clock checks every 32 nodes, the pipe), but a process that
+# the machine's load starves answers later (3 of 20 turns at 1 s had none by the soft target plus 20 ms,
+# a machine loaded by other work, 29 November).
+WORKER_LATE_MS = 20
+MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses two processes (one task to give away)
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
 Verdicts = dict[int, int]
+# What the worker is given: width, height, rule, the brain's epoch, the stones and their colours, the
+# side to move, the style, the deadline, the node limit and the memo limit.
+Task = tuple[int, int, int, int, list[int], list[int], int, str, float, int, int]
 
 
 def hash_megabytes(max_memory: int) -> int:
@@ -97,6 +115,35 @@ class SearchAnswer:
         self.how = how
 
 
+class VctWorker:
+    """The worker process's side of :meth:`Brain._ask_worker`: our VCT in the position a task names,
+    until the task's deadline (a ``time.perf_counter()`` time: the monotonic clock, the same in every
+    process). Its threat memos are kept from move to move while the board's size, rule and the
+    brain's clearings (``epoch``) stay the same, as the engine process keeps its own."""
+
+    def __init__(self) -> None:
+        self.ts: Optional[ThreatSearch] = None
+        self.game: tuple[int, int, int, int] = (0, 0, 0, -1)
+
+    def __call__(self, task: Task) -> tuple[Optional[list[int]], int]:
+        width, height, rule, epoch, history, colors, side, style, deadline, nodes, memo_limit = task
+        board = Position(width, height, rule)
+        for m, c in zip(history, colors):
+            board.play(m, c)
+        board.side = side
+        board.set_style(*STYLES.get(style, STYLES["balanced"]))
+        game = (width, height, rule, epoch)
+        if self.ts is None or game != self.game:
+            self.ts, self.game = ThreatSearch(board), game
+        ts = self.ts
+        ts.board = board
+        ts.memo_limit = memo_limit
+        ms = int((deadline - time.perf_counter()) * 1000)
+        if ms <= 0:  # the task waited behind the last one past its move
+            return None, 0
+        return ts.vct(WORKER_VCT_DEPTH, ms, nodes, VCT_LEAP_FROM, QUIET_NODES), ts.nodes
+
+
 class Brain:
     def __init__(self) -> None:
         self.hash_mb = DEFAULT_HASH_MB
@@ -114,6 +161,9 @@ class Brain:
         self.last_depth = 0
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
         self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
+        self.threads = 1  # INFO thread_num: 2 or more gives our root VCT to a worker process
+        self.pool: Optional[Pool] = None  # that worker, from the first move that uses it
+        self.epoch = 0  # counts the clearings of the tables: the worker's go with them
 
     def set_memory(self, max_memory: int) -> None:
         """Fit the tables to ``max_memory`` bytes (0 = no limit): the transposition table and the
@@ -138,18 +188,40 @@ class Brain:
         """A brain with default tables and this one's settings (when these tables cannot be used)."""
         fresh = Brain()
         fresh.style, fresh.max_depth, fresh.max_nodes = self.style, self.max_depth, self.max_nodes
+        fresh.threads, fresh.pool, fresh.epoch = self.threads, self.pool, self.epoch + 1
         return fresh
 
+    def set_threads(self, threads: int) -> None:
+        """Use a worker process from the next move on when ``threads`` is 2 or more; with 1 end it."""
+        if (threads > 1) != (self.threads > 1):
+            self.close()
+        self.threads = threads
+
+    def close(self) -> None:
+        """End the worker process (not while :meth:`think` runs: see :meth:`kill`)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def kill(self) -> None:
+        """End the worker process at once, even while :meth:`think` runs (END, YXSTOP, the end of input)."""
+        if self.pool is not None:
+            self.pool.kill()
+
     def clear(self) -> None:
+        self.epoch += 1
         self.lead = (-1, 0)
         self.tt.clear()
         if self.threats is not None:
             self.threats.clear()
 
     def stop(self) -> None:
-        """Answer now (YXSTOP, END; thread-safe: only sets flags the searches poll)."""
+        """Answer now (YXSTOP, END; thread-safe: sets flags the searches poll, and kills the worker,
+        which polls nothing of ours and would search on to its deadline: a GUI's analysis has minutes,
+        and the next move's task would wait behind it; the next move starts a new one)."""
         self.user_stop = True
         self.halt()
+        self.kill()
 
     def halt(self) -> None:
         """End the current phase of thinking (the clock's deadline or :meth:`stop`)."""
@@ -197,28 +269,68 @@ class Brain:
         ts = self._threats_for(board)
         line = ts.vcf(40, max(1, min(quiet_ms // 5, 2000)), self.max_nodes)
         if line:
-            say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCF)")
-            return SearchAnswer(line[0], MATE - len(line), len(line), line, "vcf")
+            return _won(board, line, "vcf", say)
         if self._stop:
             return SearchAnswer(fallback, 0, 0, [fallback], "stopped")
+        until = self._ask_worker(board, start, soft_ms)
         vct = False
         threat = self._opponent_threat(board, ts, False, max(1, self._left(start, quiet_ms) // 8))
         if threat is None and not self._stop:
             # Our threes only matter when the opponent has no fours to win with first. Where the
             # last search saw us well ahead, the win is the VCT's to find (in the 15x15 draws
             # against Pela we led for dozens of moves; the wins there took 50,000-210,000 nodes,
-            # a third of a move about 35,000), so it gets two thirds.
-            ahead = self.lead[0] == board.stones and self.lead[1] >= AHEAD
-            share = self._left(start, quiet_ms) * (2 if ahead else 1) // 3
-            line = ts.vct(
-                VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM, QUIET_NODES
-            )
-            if line:
-                say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} (VCT)")
-                return SearchAnswer(line[0], MATE - len(line), len(line), line, "vct")
+            # a third of a move about 35,000), so it gets two thirds; a worker has the whole move.
+            if not until:
+                ahead = self.lead[0] == board.stones and self.lead[1] >= AHEAD
+                share = self._left(start, quiet_ms) * (2 if ahead else 1) // 3
+                line = ts.vct(
+                    VCT_DEPTH, max(1, share if ahead else min(share, soft_ms)), self.max_nodes, VCT_LEAP_FROM, QUIET_NODES
+                )
+                if line:
+                    return _won(board, line, "vct", say)
             vct = True
             if not self._stop:
                 threat = self._opponent_threat(board, ts, True, max(1, self._left(start, quiet_ms) // 8))
+        answer = self._choose(board, ts, threat, vct, soft_ms, hard_ms, quiet_ms, say, start, fallback)
+        if until and vct:  # the worker's win counts where ours did: when the opponent had no VCF
+            last = start + hard_ms / 1000.0
+            line = self._worker_win(board, min(last, max(until, last - WORKER_LATE_MS / 1000.0)), say)
+            if line:
+                return _won(board, line, "vct", say, "second process")
+        return answer
+
+    def _ask_worker(self, board: Position, start: float, soft_ms: int) -> float:
+        """Give our root VCT to the worker process until the move's soft target, which this returns
+        (a ``time.perf_counter()`` time); 0.0 with one process."""
+        if self.threads < 2:
+            return 0.0
+        if self.pool is not None and not self.pool.alive():  # killed by a stop
+            self.close()
+        if self.pool is None:
+            self.pool = Pool(1, VctWorker)
+        until = start + soft_ms / 1000.0
+        self.pool.submit([(board.width, board.height, board.rule, self.epoch, list(board.history), list(board.colors),
+                           board.side, self.style, until, self.max_nodes, self.memo_limit)])
+        return until
+
+    def _worker_win(self, board: Position, until: float, say: Say) -> Optional[list[int]]:
+        """The worker's winning line for the side to move, waited for until ``until`` (after a stop,
+        only an answer already there); None if it found none in its time."""
+        assert self.pool is not None
+        got = self.pool.collect(time.perf_counter() + 0.001 if self.user_stop else until)
+        if not got or got[0] is None:
+            say("second process: no answer in time")
+            return None
+        line, nodes = got[0]
+        say(f"second process: VCT {'won' if line else 'not found'} in {nodes} nodes")
+        return line if line and board.legal(line[0], board.side) else None
+
+    def _choose(
+        self, board: Position, ts: ThreatSearch, threat: Optional[list[int]], vct: bool, soft_ms: int, hard_ms: int,
+        quiet_ms: int, say: Say, start: float, fallback: int,
+    ) -> SearchAnswer:
+        """The defences against ``threat`` (the opponent's line, if any; a VCT one when ``vct``),
+        the alpha-beta among them and the check of its move."""
         if self._stop:
             return SearchAnswer(fallback, 0, 0, [fallback], "stopped")
         roots: list[int] = []
@@ -406,6 +518,13 @@ class Brain:
         self.last_lines = [ln.move for ln in lines[:multipv]]
         self.root_lines = [ln.move for ln in lines]
         return SearchAnswer(top.move, top.score, self.last_depth, top.pv, "alpha-beta")
+
+
+def _won(board: Position, line: list[int], how: str, say: Say, where: str = "") -> SearchAnswer:
+    """Our proven win: ``line``, found by ``how`` ("vcf", "vct")."""
+    say(f"depth {len(line)} score mate {len(line)} pv {' '.join(board.name(m) for m in line)} ({how.upper()}"
+        f"{', ' + where if where else ''})")
+    return SearchAnswer(line[0], MATE - len(line), len(line), line, how)
 
 
 def _never(verdicts: Verdicts) -> bool:

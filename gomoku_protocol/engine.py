@@ -18,7 +18,7 @@ from typing import Callable, Final, Optional
 
 from engine_core.loop import Front, Refusal, Worker, undone_on_failure
 from engine_core.timeman import TURN, MoveRequest, TimeManager
-from gomoku_protocol.brain import Brain, SearchAnswer
+from gomoku_protocol.brain import MAX_THREADS, Brain, SearchAnswer
 from gomoku_protocol.process_age import process_age
 from gomoku_protocol.position import MAX_SIZE, MIN_SIZE, STYLES, Position
 from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WHITE
@@ -192,6 +192,12 @@ class Engine(Front):
 
     def set_max_nodes(self, nodes: int) -> None:
         self.brain.max_nodes = max(0, nodes)
+
+    def set_threads(self, threads: int) -> None:
+        """Yixin's ``thread_num``: with 2 or more our root VCT runs in a worker process."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise Refusal(f"thread_num {threads}: 1 to {MAX_THREADS} are supported")
+        self.brain.set_threads(threads)
 
     @undone_on_failure
     def clear_hash(self) -> None:
@@ -400,6 +406,11 @@ class Engine(Front):
 
     def wait(self) -> None:
         self.worker.join()
+
+    def end(self) -> None:
+        """The session is over: the brain's worker process ends now, even if a move is still being
+        chosen (the manager has moved on)."""
+        self.brain.kill()
 
     @undone_on_failure
     def begin(self, say: Say, done: Done, failed: Failed) -> None:

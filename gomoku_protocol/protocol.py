@@ -140,10 +140,12 @@ class GomocupProtocol(Session):
     def at_end(self) -> None:
         self.engine.stop()
         self.engine.wait()
+        self.engine.end()
 
     def cmd_end(self, args: list[str]) -> None:
         if self.engine.busy():
             self.engine.stop()  # the move is not waited for: the manager has moved on
+        self.engine.end()
         raise EndSession()
 
     def cmd_yxstop(self, args: list[str]) -> None:
@@ -211,7 +213,9 @@ class GomocupProtocol(Session):
             engine.set_max_nodes(n)
         elif key == "hash_size":
             engine.set_hash_kb(n)  # Yixin gives kilobytes
-        # game_type, thread_num and the other Yixin keys: one search thread, nothing to set
+        elif key == "thread_num":
+            engine.set_threads(n)
+        # game_type and the other Yixin keys: nothing to set
 
     # --- the game ------------------------------------------------------------------------------
 

@@ -68,17 +68,22 @@ def gone_within(pids: set[int], seconds: float) -> set[int]:
     return running(pids)
 
 
+def end(s, ending: str) -> None:
+    """End the engine of ``s`` by ``ending``: "eof" (its input closed), "sigkill", or that command."""
+    if ending == "eof":
+        assert s.proc.stdin is not None
+        s.proc.stdin.close()
+    elif ending == "sigkill":
+        os.kill(s.proc.pid, signal.SIGKILL)
+    else:
+        s.send(ending)
+    s.proc.wait(10)
+
+
 @pytest.mark.parametrize("ending", ["quit", "eof", "sigkill"])
 def test_workers_are_gone_after_the_engine(session_factory, ending):
     s, workers = engine_with_workers(session_factory)
-    if ending == "quit":
-        s.send("quit")
-    elif ending == "eof":
-        assert s.proc.stdin is not None
-        s.proc.stdin.close()
-    else:
-        os.kill(s.proc.pid, signal.SIGKILL)
-    s.proc.wait(10)
+    end(s, ending)
     assert gone_within(workers, 5.0) == set()
 
 
