@@ -56,9 +56,12 @@ WORKER_VCT_DEPTH = 15
 # a machine loaded by other work, 29 November).
 WORKER_LATE_MS = 20
 MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses two processes (one task to give away)
-# Where the opponent threatened, the moves the checks proved safe at depth 6 are checked again to this
-# depth with the time left, the best first (Brain._deeper).
-DEEP_CHECK = 12
+# Where the opponent threatened, the moves the checks proved safe at depth 6 can be checked again to a
+# greater depth with the time left, the best first (Brain._deeper; 12 is the depth tried). Off (0) by
+# default: on 20x20 at 1 s a turn it scored 15/40 against AIWine where main scored 11/40 on the same games
+# (+10.0 +- 18.1 points a hundred games) and 46/80 against main (+52.5 [-23, +134] Elo), gains inside
+# their error margins (29 November 2026, docs/results/gomoku.md).
+DEEP_CHECK = 0
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -164,6 +167,7 @@ class Brain:
         self.last_depth = 0
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
         self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
+        self.deep_check = DEEP_CHECK  # the depth of Brain._deeper's checks; 0: none
         self.threads = 1  # INFO thread_num: 2 or more gives our root VCT to a worker process
         self.pool: Optional[Pool] = None  # that worker, from the first move that uses it
         self.epoch = 0  # counts the clearings of the tables: the worker's go with them
@@ -385,13 +389,13 @@ class Brain:
         if strict:
             safe = _first(candidates, verdicts, (SAFE,))
             if safe >= 0:
-                return self._deeper(board, ts, candidates, deadline, verdicts, say)
+                return self._deeper(board, ts, candidates, deadline, verdicts, say) if self.deep_check else safe
         return _first(candidates, verdicts, (SAFE, UNSURE, -1))
 
     def _deeper(self, board: Position, ts: ThreatSearch, candidates: list[int], deadline: float, verdicts: Verdicts,
                 say: Say) -> int:
         """From the first of ``candidates`` proven safe at the checks' depth on, the first (not lost, not
-        left undecided) after which the opponent's VCT to ``DEEP_CHECK`` finds no win by ``deadline``;
+        left undecided) after which the opponent's VCT to ``deep_check`` finds no win by ``deadline``;
         if the clock ends that first, the best not found lost; if every one loses, the first proven safe.
 
         Where the opponent threatened, the time the checks leave goes here: against AIWine on 20x20 the
@@ -405,7 +409,7 @@ class Brain:
             if ms <= 0 or self._stop or not board.make(m):
                 break
             four = bool(board.fives[3 - board.side])  # a four only delays: its check proves nothing
-            line = None if four else ts.vct(DEEP_CHECK, ms, self.max_nodes, VCT_LEAP_FROM)
+            line = None if four else ts.vct(self.deep_check, ms, self.max_nodes, VCT_LEAP_FROM)
             cut = four or ts.stopped
             board.unmake()
             if line is not None:

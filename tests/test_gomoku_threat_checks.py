@@ -40,11 +40,12 @@ def point(b: Position, name: str) -> int:
     return next(i for i in b.points if b.name(i) == name)
 
 
-def verify(pos: str, ranked: list[str], strict: bool, nodes: int = NODES) -> str:
+def verify(pos: str, ranked: list[str], strict: bool, nodes: int = NODES, deep_check: int = 0) -> str:
     """The move the final check picks when the search ranked ``ranked`` best first."""
     b = board(pos)
     brain = Brain()
     brain.max_nodes = nodes
+    brain.deep_check = deep_check
     brain.root_lines = [point(b, n) for n in ranked]
     m = brain._verify(b, ThreatSearch(b), time.perf_counter() + FAR, strict, {}, lambda text: None)
     return b.name(m) if m >= 0 else "none"
@@ -104,9 +105,10 @@ def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> No
     assert verdicts[point(b, "i7")] == LOST
 
 
-def test_under_a_threat_a_defence_safe_at_depth_6_is_checked_deeper_with_the_time_left() -> None:
+def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way() -> None:
     assert verdict(AIWINE26, "n12", 20000) == SAFE and verdict(AIWINE37, "q4", 20000) == SAFE  # at the checks' depth
-    assert verify(AIWINE26, ["n12", "j8"], True, 20000) == "j8"
-    assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000) == "p7"
+    assert verify(AIWINE26, ["n12", "j8"], True, 20000) == "n12"  # off by default (brain.DEEP_CHECK)
+    assert verify(AIWINE26, ["n12", "j8"], True, 20000, 12) == "j8"
+    assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000, 12) == "p7"
     # In a quiet position the search's move not found losing at depth 6 still stands.
-    assert verify(AIWINE26, ["n12", "j8"], False, 20000) == "n12"
+    assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
