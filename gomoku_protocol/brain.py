@@ -56,6 +56,12 @@ WORKER_VCT_DEPTH = 15
 # a machine loaded by other work, 29 November).
 WORKER_LATE_MS = 20
 MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses two processes (one task to give away)
+# Where the opponent threatened, the moves the checks proved safe at depth 6 can be checked again to a
+# greater depth with the time left, the best first (Brain._deeper; 12 is the depth tried). Off (0) by
+# default: on 20x20 at 1 s a turn it scored 15/40 against AIWine where main scored 11/40 on the same games
+# (+10.0 +- 18.1 points a hundred games) and 46/80 against main (+52.5 [-23, +134] Elo), gains inside
+# their error margins (29 November 2026, docs/results/gomoku.md).
+DEEP_CHECK = 0
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -161,6 +167,7 @@ class Brain:
         self.last_depth = 0
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
         self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
+        self.deep_check = DEEP_CHECK  # the depth of Brain._deeper's checks; 0: none
         self.threads = 1  # INFO thread_num: 2 or more gives our root VCT to a worker process
         self.pool: Optional[Pool] = None  # that worker, from the first move that uses it
         self.epoch = 0  # counts the clearings of the tables: the worker's go with them
@@ -382,8 +389,36 @@ class Brain:
         if strict:
             safe = _first(candidates, verdicts, (SAFE,))
             if safe >= 0:
-                return safe
+                return self._deeper(board, ts, candidates, deadline, verdicts, say) if self.deep_check else safe
         return _first(candidates, verdicts, (SAFE, UNSURE, -1))
+
+    def _deeper(self, board: Position, ts: ThreatSearch, candidates: list[int], deadline: float, verdicts: Verdicts,
+                say: Say) -> int:
+        """From the first of ``candidates`` proven safe at the checks' depth on, the first (not lost, not
+        left undecided) after which the opponent's VCT to ``deep_check`` finds no win by ``deadline``;
+        if the clock ends that first, the best not found lost; if every one loses, the first proven safe.
+
+        Where the opponent threatened, the time the checks leave goes here: against AIWine on 20x20 the
+        move that lost most games was a defence proven at depth 6 that lost to a deeper VCT (our search
+        finds some in 20,000-470,000 nodes) while another defence held (docs/results/gomoku.md)."""
+        first = _first(candidates, verdicts, (SAFE,))
+        for m in candidates[candidates.index(first):]:
+            if verdicts.get(m, SAFE) != SAFE:
+                continue
+            ms = int((deadline - time.perf_counter()) * 1000)
+            if ms <= 0 or self._stop or not board.make(m):
+                break
+            four = bool(board.fives[3 - board.side])  # a four only delays: its check proves nothing
+            line = None if four else ts.vct(self.deep_check, ms, self.max_nodes, VCT_LEAP_FROM)
+            cut = four or ts.stopped
+            board.unmake()
+            if line is not None:
+                verdicts[m] = LOST
+                say(f"{board.name(m)} loses to the opponent's VCT of {len(line)} plies")
+            elif not cut or m in verdicts:
+                return m
+        kept = _first(candidates, verdicts, (SAFE, UNSURE, -1))
+        return kept if kept >= 0 else first
 
     def _judge(
         self, board: Position, ts: ThreatSearch, moves: list[int], vct: bool, deadline: float, verdicts: Verdicts,

@@ -57,6 +57,13 @@ QUIET_MOVES: Final = 10  # quiet candidates kept per node, best by pattern score
 STONE_UNDO: Final = 48  # undo entries one stone can need: its mark, its own four lines, forty neighbours
 UNDO_ENTRY: Final = 3  # numbers an undo entry takes
 EVAL_CACHE: Final = 1 << 16  # static scores remembered by position key (a third of leaves repeat), one a slot
+# A grid index fits in 12 bits (a 22x22 board with its margins has 32 * 32 = 1,024 cells), so a point packs
+# under other fields in one machine word: a stone log entry (the point, its colour, whether it made five)
+# and a move-ordering key (``order_score << POINT_BITS | point``, sorted as one number). Literals, not
+# expressions, so that mypyc inlines them in other modules too.
+POINT_BITS: Final = 12
+POINT_MASK: Final = 0xFFF  # (1 << POINT_BITS) - 1
+WON_SHIFT: Final = 14  # above the colour's two bits at POINT_BITS
 
 STYLES: Final = {"aggressive": (130, 70), "balanced": (100, 90), "defensive": (80, 120)}
 
@@ -643,19 +650,19 @@ class Position(SearchPosition, ShapeBoard):
     @property
     def history(self) -> list[int]:
         """The points of the stones on the board, in the order they were played or made (a new list)."""
-        return [self.log[k] & 4095 for k in range(self.logged)]
+        return [self.log[k] & POINT_MASK for k in range(self.logged)]
 
     @property
     def colors(self) -> list[int]:
         """The colour of each stone of :attr:`history` (or NEUTRAL)."""
-        return [(self.log[k] >> 12) & 3 for k in range(self.logged)]
+        return [(self.log[k] >> POINT_BITS) & 3 for k in range(self.logged)]
 
     def _logged_place(self, i: i64, color: i64) -> None:
         """:meth:`place`, logged for :meth:`unmake` with whether the stone made five."""
         won: i64 = 1 if color != NEUTRAL and (self.count(color, i) & 15) != 0 else 0
         self.place(i, color)
         t = self.logged
-        self.log[t] = i | (color << 12) | (won << 14)
+        self.log[t] = i | (color << POINT_BITS) | (won << WON_SHIFT)
         self.logged = t + 1
 
     def play(self, i: int, color: int) -> None:
@@ -680,8 +687,8 @@ class Position(SearchPosition, ShapeBoard):
             raise IndexError("unmake with no stone to take away")
         self.logged = t
         entry = self.log[t]
-        color = (entry >> 12) & 3
-        self.remove(entry & 4095)
+        color = (entry >> POINT_BITS) & 3
+        self.remove(entry & POINT_MASK)
         if color != NEUTRAL:
             self.side = color
 
@@ -698,7 +705,7 @@ class Position(SearchPosition, ShapeBoard):
         return len(self.fives[3 - self.side]) > 0
 
     def rule_score(self, ply: int) -> int:
-        if self.logged and self.log[self.logged - 1] >> 14:  # the last stone made five
+        if self.logged and self.log[self.logged - 1] >> WON_SHIFT:  # the last stone made five
             return -MATE + ply
         if self.fives[self.side]:
             return MATE - ply - 1
@@ -741,9 +748,9 @@ class Position(SearchPosition, ShapeBoard):
         """
         keyed: list[int] = []
         for i in cells:
-            keyed.append((self.order_score(i, color) << 12) | i)
+            keyed.append((self.order_score(i, color) << POINT_BITS) | i)
         keyed.sort(reverse=True)
-        return [k & 4095 for k in keyed]
+        return [k & POINT_MASK for k in keyed]
 
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64
@@ -807,7 +814,7 @@ class Position(SearchPosition, ShapeBoard):
         k: i64
         for k in range(self.cands):
             i = cand[k]
-            v = (self.order_score(i, s) << 12) | i
+            v = (self.order_score(i, s) << POINT_BITS) | i
             if kept < QUIET_MOVES:
                 j = kept
                 kept += 1
@@ -821,7 +828,7 @@ class Position(SearchPosition, ShapeBoard):
             top[j] = v
         out: list[int] = []
         for j in range(kept):
-            out.append(top[j] & 4095)
+            out.append(top[j] & POINT_MASK)
         return out
 
     def _centre_move(self) -> int:

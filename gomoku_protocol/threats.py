@@ -44,7 +44,7 @@ from librt.vecs import append as vec_append, extend as vec_extend, vec
 from mypy_extensions import i64
 
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.position import Position
+from gomoku_protocol.position import POINT_BITS, POINT_MASK, Position
 from gomoku_protocol.rules import CARO8, EMPTY, WALL
 
 CHECK_EVERY: Final = 31  # nodes between clock checks
@@ -268,7 +268,7 @@ class ThreatSearch:
         self.quiet: i64 = 0  # nodes an iteration may spend below quiet threats (0: none tried)
         self.quiet_spent: i64 = 0
         self.mode: i64 = 0  # QUIET_CTX while quiet threats are searched: a VCT failure's context adds it
-        # Every node's candidates, on one stack of machine words (``order_score << 12 | point``,
+        # Every node's candidates, on one stack of machine words (``order_score << POINT_BITS | point``,
         # best first within a node's run): a node pushes its run above ``sp`` and, after each of
         # its children, takes ``sp`` back to the run's end; no list is built and no number boxed.
         self.stack = vec[i64]()
@@ -324,7 +324,7 @@ class ThreatSearch:
     def _push_ordered(self, lo: i64, i: i64, color: i64) -> None:
         """Put point ``i`` into the candidates from ``lo`` to the top, which stay best first by
         (:meth:`Position.order_score`, point), as :meth:`Position.ordered` sorts them."""
-        v = (self.board.order_score(i, color) << 12) | i
+        v = (self.board.order_score(i, color) << POINT_BITS) | i
         self._push(v)
         stack = self.stack
         j = self.sp - 1
@@ -441,7 +441,7 @@ class ThreatSearch:
         hi = self.sp
         k: i64
         for k in range(lo, hi):
-            m = self.stack[k] & 4095
+            m = self.stack[k] & POINT_MASK
             if not b.make(m):
                 continue
             line = self._after_threat(depth, gains, m) if vct else self._answer_four(depth, a, m, gains)
@@ -677,7 +677,7 @@ class ThreatSearch:
         """:meth:`_push_ordered`, unless ``i`` is among the candidates from ``lo`` already."""
         k: i64
         for k in range(lo, self.sp):
-            if self.stack[k] & 4095 == i:
+            if self.stack[k] & POINT_MASK == i:
                 return
         self._push_ordered(lo, i, color)
 
@@ -721,7 +721,7 @@ class ThreatSearch:
         best: Optional[list[int]] = None
         k: i64
         for k in range(lo, hi):
-            r = self.stack[k] & 4095
+            r = self.stack[k] & POINT_MASK
             if not b.make(r):
                 continue
             if k < blocks and self._threatens(a):

@@ -22,6 +22,12 @@ GAME2 = ("k11l11m13l12l10j12k12k9m14l13m12m15l14n14k15j16m10m11j14k14n10o10n11n1
 # Game 5, move 10, we (white) to move: Pela threatens a VCT; m8 (played) and o9 lose to one
 # (2,107 and 549 nodes); k9, Rapfi's move, is not refuted within 5,000 nodes.
 GAME5 = "k11l11l12k12m10m13m9l10l9"
+# AIWine on 20x20 (docs/results/gomoku.md, 29 November; tests/tools/gomoku_losing_move.py): game 26, move 32,
+# we (white) to move, AIWine threatens a VCF; n12 (played) and j8 (Rapfi's move) both hold at the checks'
+# depth 6, but after n12 AIWine has a VCT of 13 plies (depth 12, about 20,000 nodes fresh) and won with it.
+# Game 37, move 11, we (black) to move: q4 (played) holds at depth 6 and loses to a VCT of 21 plies.
+AIWINE26 = "p17q18s20q17q16r15p16o16p15p14o14n13r16s16p13q12o12o11m11m10n10l12n9n8k9p19r17s18l9m9l10"
+AIWINE37 = "r5q5t7p4s9t3r6p6o7q3"
 NODES = 5000
 FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
 
@@ -34,20 +40,21 @@ def point(b: Position, name: str) -> int:
     return next(i for i in b.points if b.name(i) == name)
 
 
-def verify(pos: str, ranked: list[str], strict: bool) -> str:
+def verify(pos: str, ranked: list[str], strict: bool, nodes: int = NODES, deep_check: int = 0) -> str:
     """The move the final check picks when the search ranked ``ranked`` best first."""
     b = board(pos)
     brain = Brain()
-    brain.max_nodes = NODES
+    brain.max_nodes = nodes
+    brain.deep_check = deep_check
     brain.root_lines = [point(b, n) for n in ranked]
     m = brain._verify(b, ThreatSearch(b), time.perf_counter() + FAR, strict, {}, lambda text: None)
     return b.name(m) if m >= 0 else "none"
 
 
-def verdict(pos: str, name: str) -> int:
+def verdict(pos: str, name: str, nodes: int = NODES) -> int:
     b = board(pos)
     brain = Brain()
-    brain.max_nodes = NODES
+    brain.max_nodes = nodes
     return brain._after(b, ThreatSearch(b), point(b, name), True, 60000)
 
 
@@ -96,3 +103,12 @@ def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> No
     roots = [b.name(m) for m in brain._defences(b, ts, threat, False, time.perf_counter() + FAR, verdicts, lambda text: None)]
     assert "i7" not in roots and "j9" in roots
     assert verdicts[point(b, "i7")] == LOST
+
+
+def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way() -> None:
+    assert verdict(AIWINE26, "n12", 20000) == SAFE and verdict(AIWINE37, "q4", 20000) == SAFE  # at the checks' depth
+    assert verify(AIWINE26, ["n12", "j8"], True, 20000) == "n12"  # off by default (brain.DEEP_CHECK)
+    assert verify(AIWINE26, ["n12", "j8"], True, 20000, 12) == "j8"
+    assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000, 12) == "p7"
+    # In a quiet position the search's move not found losing at depth 6 still stands.
+    assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
