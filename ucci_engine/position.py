@@ -69,6 +69,16 @@ def _mvv_lva(board: vec[i64], capture: i64) -> i64:
     return _MVV_LVA[(board[capture & 127] & 7) << 3 | (board[capture >> 7] & 7)]
 
 
+def _loses(board: vec[i64], capture: i64) -> bool:
+    """Whether ``capture`` loses material in the exchange it starts (only a piece worth more than its victim can)."""
+    return SEE_VALUE[board[capture >> 7] & 7] > SEE_VALUE[board[capture & 127] & 7] and exchange(board, capture) < 0
+
+
+def _capture_order(board: vec[i64], capture: i64) -> i64:
+    """MVV-LVA of ``capture``, made negative when the exchange it starts loses material."""
+    return _mvv_lva(board, capture) - (LOSING_CAPTURE if _loses(board, capture) else 0)
+
+
 class FenError(ValueError):
     pass
 
@@ -649,7 +659,10 @@ class Position(SearchPosition):
         return -MATE + ply  # stalemate loses too
 
     def capture_order(self, move: int) -> int:
-        return self.capture_orders([move])[0]
+        # Not capture_orders([move]): compiled, the vector made from a one-move list cost some 3,000 instructions
+        # (the list's buffer asked for and refused), at every node that tries a hash move.
+        m: i64 = move
+        return _capture_order(self.board, m) if self.board[m & 127] != 0 else 0
 
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
@@ -662,7 +675,7 @@ class Position(SearchPosition):
         for i in range(count):
             m = found[i]
             if board[m & 127] != 0:
-                out[i] = _mvv_lva(board, m) - (LOSING_CAPTURE if self.capture_loses(m) else 0)
+                out[i] = _capture_order(board, m)
         return out
 
     def noisy_orders(self, moves: list[int]) -> list[int]:
@@ -683,9 +696,7 @@ class Position(SearchPosition):
         return out
 
     def capture_loses(self, move: int) -> bool:
-        board = self.board
-        m: i64 = move
-        return SEE_VALUE[board[m >> 7] & 7] > SEE_VALUE[board[m & 127] & 7] and exchange(board, move) < 0
+        return _loses(self.board, move)
 
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
