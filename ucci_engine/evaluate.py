@@ -18,8 +18,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM, PAWN_FROM_AT,
-    RAY_AT, RAY_TO, ROOK, SQUARES, rank_of,
+    ADVISOR, BISHOP, BLACK_SIDE, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM,
+    PAWN_FROM_AT, RAY_AT, RAY_TO, RED_SIDE, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -251,38 +251,43 @@ TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
 def king_lines(board: vec[i64], kings: vec[i64], weights: list[int]) -> int:
     """The king lines (:data:`KING_LINE_NAMES`), red less black, each count times its entry of
     ``weights``: from each king along each direction of its file and rank, what the first three pieces
-    met are. No list is made: the evaluation calls it at every node.
+    met are.
 
     >>> from ucci_engine.position import Position
     >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, vec[i64]([3, 85]), [1, 0, 0, 0])
     1
     """
+    return side_lines(board, kings[RED_SIDE], RED_SIDE, weights) + side_lines(board, kings[BLACK_SIDE], BLACK_SIDE, weights)
+
+
+def side_lines(board: vec[i64], king: i64, side: i64, weights: list[int]) -> i64:
+    """:func:`king_lines` of ``side``'s king alone, on ``king``: red's point of view (a threat to red's king counts
+    for black). One king's, as a position keeps each king's while its moves leave that king's file and rank alone
+    (:meth:`ucci_engine.position.Position.make`). No list is made: the evaluation calls it at every node."""
     total: i64 = 0
-    side: i64
     d: i64
     i: i64
-    for side in range(2):
-        sign: i64 = 2 * side - 1  # a threat to red's king counts for black
-        enemy: i64 = (side ^ 1) << 3
-        cannon, rook = enemy | CANNON, enemy | ROOK
-        rays: i64 = kings[side] * 4
-        for d in range(4):
-            met: i64 = 0
-            for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
-                code: i64 = board[RAY_TO[i]]
-                if code == 0:
-                    continue
-                met += 1
-                if met == 1:
-                    if code == cannon:
-                        total += sign * weights[0 if d < 2 else 1]
-                elif met == 2:
-                    if code == rook:
-                        total += sign * weights[3]
-                else:
-                    if code == cannon:
-                        total += sign * weights[2]
-                    break
+    sign: i64 = 2 * side - 1
+    enemy: i64 = (side ^ 1) << 3
+    cannon, rook = enemy | CANNON, enemy | ROOK
+    rays: i64 = king * 4
+    for d in range(4):
+        met: i64 = 0
+        for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
+            code: i64 = board[RAY_TO[i]]
+            if code == 0:
+                continue
+            met += 1
+            if met == 1:
+                if code == cannon:
+                    total += sign * weights[0 if d < 2 else 1]
+            elif met == 2:
+                if code == rook:
+                    total += sign * weights[3]
+            else:
+                if code == cannon:
+                    total += sign * weights[2]
+                break
     return total
 
 
@@ -301,8 +306,7 @@ def king_terms(board: vec[i64], kings: vec[i64]) -> list[int]:
 
 
 def lines_in_units(lines: int) -> int:
-    """The weighed king lines ``lines`` (:func:`weighed_lines`, which a position keeps while its moves
-    leave the kings' files and ranks alone) in whole units, red's point of view."""
+    """The weighed king lines ``lines`` (:func:`weighed_lines`) in whole units, red's point of view."""
     # Rounded toward zero, so a position and its colour-flipped mirror image score the same.
     return lines // TERM_SCALE if lines >= 0 else -(-lines // TERM_SCALE)
 
@@ -310,6 +314,11 @@ def lines_in_units(lines: int) -> int:
 def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
     """The king lines weighed by the fitted :data:`TERM_WEIGHTS` (sixteenths of a unit)."""
     return king_lines(board, kings, TERM_WEIGHTS)
+
+
+def weighed_side_lines(board: vec[i64], king: i64, side: i64) -> i64:
+    """:func:`weighed_lines` of ``side``'s king alone, on ``king``."""
+    return side_lines(board, king, side, TERM_WEIGHTS)
 
 
 # --- static exchange evaluation ---------------------------------------------------------------

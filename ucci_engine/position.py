@@ -22,7 +22,7 @@ from mypy_extensions import i64
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
-    weighed_lines,
+    weighed_side_lines,
 )
 from ucci_engine.movegen import (
     attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
@@ -169,7 +169,10 @@ class Ply:
         self.captured: i64 = 0
         self.index: i64 = -1  # where the captured piece was in its side's list
         self.score: i64 = 0  # the incremental score before the move
-        self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
+        # Each king's weighed king lines (evaluate.weighed_side_lines), once evaluated or inherited: a move off one king's
+        # file and rank keeps that king's, where both were weighed again after a move on either.
+        self.red_lines: i64 = UNKNOWN_LINES
+        self.black_lines: i64 = UNKNOWN_LINES
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
         # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
@@ -181,7 +184,8 @@ class Ply:
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
-        ply.lines, ply.piece, ply.acc, ply.nn, ply.fresh = self.lines, self.piece, self.acc[:], self.nn, self.fresh
+        ply.red_lines, ply.black_lines = self.red_lines, self.black_lines
+        ply.piece, ply.acc, ply.nn, ply.fresh = self.piece, self.acc[:], self.nn, self.fresh
         return ply
 
 
@@ -402,14 +406,17 @@ class Position(SearchPosition):
         self.top = ply
         ply.key = h
         ply.quiet = 0 if captured else last.quiet + 1
-        # The king lines look along the kings' files and ranks only: a move off them keeps them.
-        red_lines: i64 = self.kings[0] * SQUARES
-        black_lines: i64 = self.kings[1] * SQUARES
-        if (piece & 7 != KING and LINE[red_lines + frm] >= LEG and LINE[red_lines + to] >= LEG
-                and LINE[black_lines + frm] >= LEG and LINE[black_lines + to] >= LEG):
-            ply.lines = last.lines
+        # A king's lines look along its file and rank only: a move off them, not of that king, keeps them.
+        red: i64 = self.kings[RED_SIDE] * SQUARES
+        black: i64 = self.kings[BLACK_SIDE] * SQUARES
+        if piece != KING and LINE[red + frm] >= LEG and LINE[red + to] >= LEG:
+            ply.red_lines = last.red_lines
         else:
-            ply.lines = UNKNOWN_LINES
+            ply.red_lines = UNKNOWN_LINES
+        if piece != KING | BLACK and LINE[black + frm] >= LEG and LINE[black + to] >= LEG:
+            ply.black_lines = last.black_lines
+        else:
+            ply.black_lines = UNKNOWN_LINES
         ply.check = gives_check
         return True
 
@@ -537,7 +544,9 @@ class Position(SearchPosition):
         ply.key = self.hash
         ply.quiet = 0  # a null move breaks any repetition cycle through it
         ply.check = False
-        ply.lines = self.plies[self.ply - 1].lines
+        last = self.plies[self.ply - 1]
+        ply.red_lines = last.red_lines
+        ply.black_lines = last.black_lines
         ply.piece = 0
         ply.fresh = False
 
@@ -626,9 +635,11 @@ class Position(SearchPosition):
 
     def evaluate(self) -> int:
         top = self.top
-        if top.lines == UNKNOWN_LINES:
-            top.lines = weighed_lines(self.board, self.kings)
-        red = self.score + lines_in_units(top.lines)
+        if top.red_lines == UNKNOWN_LINES:
+            top.red_lines = weighed_side_lines(self.board, self.kings[RED_SIDE], RED_SIDE)
+        if top.black_lines == UNKNOWN_LINES:
+            top.black_lines = weighed_side_lines(self.board, self.kings[BLACK_SIDE], BLACK_SIDE)
+        red = self.score + lines_in_units(top.red_lines + top.black_lines)
         net = self.net
         if net is not None:
             red += self._nn_score(net)
