@@ -405,11 +405,12 @@ def exchange(board: vec[i64], move: int) -> int:
     # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
     # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
     # into bounds low and high, it is decided once low reaches high. No list is made: the squares
-    # the recapturing pieces left, with their codes, are packed into one int (11 bits a capture).
+    # the recapturing pieces left, with their codes, go to _LEFT.
     balance: i64 = SEE_VALUE[victim & 7]
     low: i64 = -_EXCHANGE_BOUND
     high: i64 = _EXCHANGE_BOUND
-    left = 0
+    left = _LEFT
+    count: i64 = 0
     side: i64 = (piece >> 3) ^ 1
     theirs = True  # whether the next capture is the opponent's
     while True:
@@ -425,18 +426,16 @@ def exchange(board: vec[i64], move: int) -> int:
             break
         taken: i64 = SEE_VALUE[board[to] & 7]
         balance = balance - taken if theirs else balance + taken
-        # A plain int: ``left`` outgrows 64 bits after six recaptures, and an i64 code would make
-        # the packing i64 arithmetic, which raised on a crowded square (seen in the fuzz test).
-        code: int = board[at]
-        spot: int = at
-        left = left << 11 | code << 7 | spot
+        code: i64 = board[at]
+        left[count] = code << 7 | at
+        count += 1
         board[to] = code
         board[at] = 0
         side ^= 1
         theirs = not theirs
-    while left:
-        board[left & 127] = left >> 7 & 15
-        left >>= 11
+    while count > 0:
+        count -= 1
+        board[left[count] & 127] = left[count] >> 7
     board[frm] = piece
     board[to] = victim
     if balance <= low:
@@ -446,3 +445,8 @@ def exchange(board: vec[i64], move: int) -> int:
 
 # Beyond any exchange's balance (16 pieces of at most 5000 each side).
 _EXCHANGE_BOUND: Final = 1 << 20
+# The squares an exchange's recapturing pieces left, each with its code (``code << 7 | square``), for it to put back:
+# more entries than pieces on a board. One vector for every call (a search runs in one thread, and compiled, exchange
+# never yields the interpreter lock), where an int packing 11 bits a recapture (it outgrows 64 bits after six) was
+# boxed arithmetic at every recapture.
+_LEFT: Final = vec[i64]([0] * 32)
