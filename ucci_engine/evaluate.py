@@ -257,10 +257,11 @@ def king_lines(board: vec[i64], kings: vec[i64], weights: list[int]) -> int:
     >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, vec[i64]([3, 85]), [1, 0, 0, 0])
     1
     """
-    return side_lines(board, kings[RED_SIDE], RED_SIDE, weights) + side_lines(board, kings[BLACK_SIDE], BLACK_SIDE, weights)
+    terms = vec[i64](weights[:KING_TERMS])
+    return side_lines(board, kings[RED_SIDE], RED_SIDE, terms) + side_lines(board, kings[BLACK_SIDE], BLACK_SIDE, terms)
 
 
-def side_lines(board: vec[i64], king: i64, side: i64, weights: list[int]) -> i64:
+def side_lines(board: vec[i64], king: i64, side: i64, weights: vec[i64]) -> i64:
     """:func:`king_lines` of ``side``'s king alone, on ``king``: red's point of view (a threat to red's king counts
     for black). One king's, as a position keeps each king's while its moves leave that king's file and rank alone
     (:meth:`ucci_engine.position.Position.make`). No list is made: the evaluation calls it at every node."""
@@ -316,9 +317,15 @@ def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
     return king_lines(board, kings, TERM_WEIGHTS)
 
 
+# The fitted king lines' weights, native: compiled, a read of TERM_WEIGHTS (imported from a module that stays
+# interpreted) is a look-up in the module's dictionary and an entry to unbox, at each of some 120,000 evaluations
+# of one king's lines in the bench positions to depth 6.
+_KING_WEIGHTS: Final = vec[i64](TERM_WEIGHTS[:KING_TERMS])
+
+
 def weighed_side_lines(board: vec[i64], king: i64, side: i64) -> i64:
     """:func:`weighed_lines` of ``side``'s king alone, on ``king``."""
-    return side_lines(board, king, side, TERM_WEIGHTS)
+    return side_lines(board, king, side, _KING_WEIGHTS)
 
 
 # --- static exchange evaluation ---------------------------------------------------------------
