@@ -109,13 +109,13 @@ class TransTable:
         if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
             return
         keys[i] = key
-        data[i] = (
-            (move & _MOVE_MASK)
-            | (min(depth, 255) << 24)
-            | (bound << 32)
-            | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
-            | (self.age << _AGE_SHIFT)
-        )
+        # The fields as native ints: compiled, shifts and ors of ``int`` are calls that check for overflow.
+        entry: i64 = move & _MOVE_MASK
+        deep: i64 = min(depth, 255)
+        kind: i64 = bound
+        value: i64 = score_to_tt(score, ply) + _SCORE_OFFSET
+        age: i64 = self.age
+        data[i] = entry | deep << 24 | kind << 32 | value << 34 | age << _AGE_SHIFT
 
     def _worth(self, entry: int) -> int:
         """How much keeping ``entry`` saves: any entry of this search more than one of an earlier
