@@ -405,7 +405,10 @@ class Position(SearchPosition):
         self.ply = n
         self.top = ply
         ply.key = h
-        ply.quiet = 0 if captured else last.quiet + 1
+        quiet: i64 = 0  # not ``0 if captured else ...``: compiled, that boxed the count and unboxed it again
+        if not captured:
+            quiet = last.quiet + 1
+        ply.quiet = quiet
         # A king's lines look along its file and rank only: a move off them, not of that king, keeps them.
         red: i64 = self.kings[RED_SIDE] * SQUARES
         black: i64 = self.kings[BLACK_SIDE] * SQUARES
