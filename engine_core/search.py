@@ -50,6 +50,21 @@ NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lin
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
 
 
+class NativeMoves(SearchPosition):
+    """A position that also hands the search its moves with their orders as native vectors: what :meth:`moves` and
+    :meth:`capture_orders` give, or :meth:`noisy_moves` and :meth:`noisy_orders`, without the two lists. Compiled,
+    the lists cost their making, their freeing and the unboxing of every move and order, some 10 % of xiangqi's
+    node (callgrind, docs/results/xiangqi.md); a position that is not one is asked for the lists."""
+
+    found: vec[i64]  # the moves of the last native_moves, then whatever the position writes there
+    orders: vec[i64]  # their orders, read before the position is asked anything else
+
+    def native_moves(self, noisy: bool) -> i64:
+        """How many moves (noisy: noisy_moves, else moves) the first entries of ``found`` now hold, with their orders
+        (noisy: noisy_orders, else capture_orders) the first entries of ``orders``."""
+        raise NotImplementedError
+
+
 def killer_rank(killers: list[int], move: int) -> int:
     """KILLER_SLOTS for the newest killer down to 1 for the oldest, 0 for any other move.
 
@@ -134,6 +149,12 @@ class Searcher:
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
+        # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
+        # the other positions' lists copied to ``unboxed``.
+        self.native: Optional[NativeMoves] = None
+        self.found = vec[i64]()
+        self.orders = vec[i64]()
+        self.unboxed = [vec[i64](), vec[i64]()]
         self.quiets = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's quiet moves searched so far, reused
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
@@ -175,6 +196,7 @@ class Searcher:
         self.pondering = limits.ponder
         self.tt.new_search()
         self.late = pos.late_moves()
+        self.native = pos if isinstance(pos, NativeMoves) else None
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
             self.history = vec[i64]([0] * pos.move_limit())
@@ -357,12 +379,11 @@ class Searcher:
             if entry >= 0:
                 tt_move = entry_move(entry)
         counter = self.counters[self.played[ply - 1]]
-        moves = pos.moves()
-        captures = pos.capture_orders(moves)
+        count = self._moves(pos, False)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
         # native buffer; the best is known from making them, each next one is picked when its turn
         # comes (:func:`pick`), so most nodes, which end with their first move, compare none.
-        first = self._order(moves, captures, tt_move, ply, counter)
+        first = self._order(count, tt_move, ply, counter)
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
@@ -372,16 +393,16 @@ class Searcher:
         old_alpha = alpha
         # The quiet moves searched (their history falls when another cuts off): in the ply's native buffer, where a
         # list of its own each node boxed each move and was made and freed.
-        quiets = self._room(self.quiets, ply, len(moves))
+        quiets = self._room(self.quiets, ply, count)
         tried: i64 = 0
-        for n in range(len(moves)):
+        for n in range(count):
             packed: i64
             if n == 0:
                 packed = keys[first]
                 keys[first] = keys[0]
                 keys[0] = packed
             else:
-                packed = pick(keys, n, len(moves))
+                packed = pick(keys, n, count)
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -468,17 +489,42 @@ class Searcher:
             self.history = vec[i64]([h // 2 for h in history])
 
     def _room(self, buffers: list[vec[i64]], ply: int, count: int) -> vec[i64]:
-        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused), with room for ``count`` entries."""
+        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused; ``self.unboxed``'s moves 0 and
+        orders 1), with room for ``count`` entries."""
         buffer = buffers[ply]
         if len(buffer) < count:
             buffer = vec[i64]([0] * (2 * count))
             buffers[ply] = buffer
         return buffer
 
-    def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
-        """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
-        and return where the best is (0 without moves): the hash move, winning and even captures (``captures``:
-        :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves by history, losing captures."""
+    def _moves(self, pos: SearchPosition, noisy: bool) -> i64:
+        """How many moves ``pos`` has (noisy: :meth:`SearchPosition.noisy_moves`, else ``moves``), now the first entries
+        of ``self.found``, their orders (``noisy_orders``, else ``capture_orders``) those of ``self.orders``."""
+        native = self.native
+        if native is not None:
+            count = native.native_moves(noisy)
+            self.found = native.found
+            self.orders = native.orders
+            return count
+        moves = pos.noisy_moves() if noisy else pos.moves()
+        orders = pos.noisy_orders(moves) if noisy else pos.capture_orders(moves)
+        found = self._room(self.unboxed, 0, len(moves))
+        ordered = self._room(self.unboxed, 1, len(moves))
+        i: i64
+        m: i64
+        c: i64
+        for i, (m, c) in enumerate(zip(moves, orders)):
+            found[i] = m
+            ordered[i] = c
+        self.found = found
+        self.orders = ordered
+        return len(moves)
+
+    def _order(self, count: i64, tt_move: i64, ply: int, counter: i64) -> i64:
+        """Write the order key of each of the ``count`` moves of ``self.found``, its priority in the high bits (see
+        ORDER_SHIFT), to ``self.keys[ply]`` and return where the best is (0 without moves): the hash move, winning and
+        even captures (``self.orders``: :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves
+        by history, losing captures."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         # As i64, like the hash and counter moves, each is unboxed once a call, not once a move: the search 0.9 %
@@ -489,14 +535,16 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keys = self._room(self.keys, ply, len(moves))
+        found = self.found
+        orders = self.orders
+        keys = self._room(self.keys, ply, count)
         top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
-        m: i64
-        c: i64
         p: i64
-        for i, (m, c) in enumerate(zip(moves, captures)):
+        for i in range(count):
+            m = found[i]
+            c = orders[i]
             if m == tt_move:
                 p = TT_MOVE_ORDER
             elif c > 0:
@@ -536,26 +584,28 @@ class Searcher:
         if ply >= MAX_PLY:
             return pos.evaluate()
         best = -INF
-        if in_check:
-            moves = pos.moves()
-        else:
+        if not in_check:
             best = pos.evaluate()
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-            moves = pos.noisy_moves()
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
-        captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
+        generated = self._moves(pos, not in_check)
+        found = self.found
+        orders = self.orders
         # The keys go to the ply's native buffer, as in search, and each move is picked from it when its
         # turn comes (:func:`pick`): no list is made and sorted, and a node that cuts off or runs out
         # early compares only what it needs.
-        keys = self._room(self.keys, ply, len(moves))
+        keys = self._room(self.keys, ply, generated)
         count: i64 = 0
         m: i64
         c: i64
         key: i64
-        for m, c in zip(moves, captures):
+        i: i64
+        for i in range(generated):
+            m = found[i]
+            c = orders[i]
             if c >= 0:
                 key = (c << ORDER_SHIFT) | m
             elif in_check:

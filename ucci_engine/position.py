@@ -19,7 +19,8 @@ from typing import Final, Optional
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
+from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE
+from engine_core.search import NativeMoves
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
     weighed_side_lines,
@@ -56,8 +57,6 @@ def flat_values(values: list[vec[i64]]) -> vec[i64]:
     """The piece-square values ``values[code][sq]`` in one vector, at ``code * SQUARES + sq``."""
     return vec[i64]([value for row in values for value in row])
 
-# Repeated to size capture_orders' answer (``[0] * n`` would make and free this one-entry list every time).
-_NO_CAPTURE: Final = [0]
 _MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
 _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 # _MVV_LVA[victim kind * 8 + attacker kind]: the most valuable victim first, then the least valuable attacker.
@@ -77,6 +76,20 @@ def _loses(board: vec[i64], capture: i64) -> bool:
 def _capture_order(board: vec[i64], capture: i64) -> i64:
     """MVV-LVA of ``capture``, made negative when the exchange it starts loses material."""
     return _mvv_lva(board, capture) - (LOSING_CAPTURE if _loses(board, capture) else 0)
+
+
+def _orders_into(board: vec[i64], moves: vec[i64], count: i64, noisy: bool, orders: vec[i64]) -> None:
+    """The orders of the first ``count`` of ``moves`` to the first entries of ``orders``: noisy (captures all),
+    :meth:`Position.noisy_orders`'; else :meth:`Position.capture_orders`'."""
+    i: i64
+    for i in range(count):
+        m = moves[i]
+        if noisy:
+            orders[i] = _mvv_lva(board, m)
+        elif board[m & 127] != 0:
+            orders[i] = _capture_order(board, m)
+        else:
+            orders[i] = 0
 
 
 class FenError(ValueError):
@@ -189,7 +202,7 @@ class Ply:
         return ply
 
 
-class Position(SearchPosition):
+class Position(NativeMoves):
     def __init__(self) -> None:
         self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
@@ -199,12 +212,8 @@ class Position(SearchPosition):
         self.squares = vec[i64]([0] * (2 * LIST_SPAN))
         self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
-        self.found = scratch()  # where move generation writes what it finds before listing it
-        # The list of the moves in ``found`` (moves or noisy_moves made it from there), and how many: the orders of
-        # that list are read from ``found``, unboxed, where each of its moves was an object to check and unbox
-        # (capture_orders, noisy_orders).
-        self.listed: list[int] = []
-        self.listed_count: i64 = 0
+        self.found = scratch()  # where move generation writes what it finds (NativeMoves.found)
+        self.orders = scratch()  # the orders of the moves native_moves wrote there
         self.kings = vec[i64]([0, 0])
         self.hash = 0
         self.score = 0  # red's point of view
@@ -594,32 +603,25 @@ class Position(SearchPosition):
 
     def moves(self) -> list[int]:
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
-        side: i64 = self.side
-        first: i64 = side * LIST_SPAN
-        found = self.found
-        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, False, found)
-        if self.top.check:
-            n = evasions_in(self.board, found, n, self.kings[side], side)
-        return self._listed(n)
+        return listed(self.found, self._generate(False))
 
     def noisy_moves(self) -> list[int]:
+        return listed(self.found, self._generate(True))
+
+    def native_moves(self, noisy: bool) -> i64:
+        count = self._generate(noisy)
+        _orders_into(self.board, self.found, count, noisy, self.orders)
+        return count
+
+    def _generate(self, noisy: bool) -> i64:
+        """How many moves (noisy: :meth:`noisy_moves`, else :meth:`moves`) the first entries of ``found`` now hold."""
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
         found = self.found
-        return self._listed(generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
-
-    def _listed(self, count: i64) -> list[int]:
-        """The first ``count`` moves of ``found`` as a list, remembered as the list ``found`` holds."""
-        moves = listed(self.found, count)
-        self.listed = moves
-        self.listed_count = count
-        return moves
-
-    def _unboxed(self, moves: list[int]) -> vec[i64]:
-        """``moves`` as a vector: ``found`` itself when it holds them (the list moves or noisy_moves made last)."""
-        if moves is self.listed and len(moves) == self.listed_count:
-            return self.found
-        return vec[i64](moves)
+        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, noisy, found)
+        if not noisy and self.top.check:
+            n = evasions_in(self.board, found, n, self.kings[side], side)
+        return n
 
     def in_check(self) -> bool:
         return self.top.check
@@ -680,17 +682,7 @@ class Position(SearchPosition):
 
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
-        board = self.board
-        count: i64 = len(moves)
-        out = _NO_CAPTURE * count  # most moves of a full node are quiet: their entries stay 0
-        found = self._unboxed(moves)
-        i: i64
-        m: i64
-        for i in range(count):
-            m = found[i]
-            if board[m & 127] != 0:
-                out[i] = _capture_order(board, m)
-        return out
+        return self._orders(moves, False)
 
     def noisy_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture (the noisy moves are all captures).
@@ -700,14 +692,13 @@ class Position(SearchPosition):
         >>> pos.noisy_orders([move]), pos.capture_loses(move), pos.capture_order(move) < 0
         ([10], True, True)
         """
-        board = self.board
-        count: i64 = len(moves)
-        out = _NO_CAPTURE * count
-        found = self._unboxed(moves)
-        i: i64
-        for i in range(count):
-            out[i] = _mvv_lva(board, found[i])
-        return out
+        return self._orders(moves, True)
+
+    def _orders(self, moves: list[int], noisy: bool) -> list[int]:
+        """The orders of ``moves`` (see :func:`_orders_into`); the search reads those of native_moves instead."""
+        orders = vec[i64]([0] * len(moves))
+        _orders_into(self.board, vec[i64](moves), len(moves), noisy, orders)
+        return list(orders)
 
     def capture_loses(self, move: int) -> bool:
         return _loses(self.board, move)
@@ -715,7 +706,6 @@ class Position(SearchPosition):
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        self.listed_count = -1  # ``found`` is overwritten
         return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
