@@ -206,3 +206,18 @@ def test_quiet_checks_are_the_quiet_moves_that_attack_the_other_king_in_generati
 def test_a_king_stepping_off_its_file_uncovers_a_cannon_check() -> None:
     pos = Position.from_fen("4k4/9/9/4P4/9/9/9/9/4K4/4C4 w")  # the red king is the cannon's second screen
     assert [move_name(m) for m in pos.quiet_checks() if m in pos.legal_moves()] == ["e1d1", "e1f1"]
+
+
+def test_the_native_moves_and_orders_are_those_of_the_lists() -> None:
+    # The search reads xiangqi's moves and orders from native_moves' vectors (engine_core.search.NativeMoves): they
+    # must be the lists' the other games give it, in check (the evasions) and in quiescence (captures only) too.
+    checks = captures = 0
+    for pos, _ in random_games(29, 30, 160):
+        for noisy in (False, True):
+            moves = pos.noisy_moves() if noisy else pos.moves()
+            orders = pos.noisy_orders(moves) if noisy else pos.capture_orders(moves)
+            count = pos.native_moves(noisy)
+            assert list(pos.found[:count]) == moves and list(pos.orders[:count]) == orders, (pos.fen(), noisy)
+            captures += sum(order != 0 for order in orders)
+        checks += pos.in_check()
+    assert checks > 30 and captures > 10000
