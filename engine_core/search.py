@@ -320,7 +320,9 @@ class Searcher:
         # An iteration takes a few times the last one: don't start what can't finish.
         return self.elapsed_ms() * 2 >= soft
 
-    def search(self, pos: SearchPosition, alpha: int, beta: int, depth: int, ply: int, null_ok: bool) -> int:
+    # The window, depth, ply and scores of the tree as native ints (search, quiesce, _reward): compiled, an ``int`` is
+    # tagged, each sum and comparison a check for a boxed value first.
+    def search(self, pos: SearchPosition, alpha: i64, beta: i64, depth: i64, ply: i64, null_ok: bool) -> i64:
         if self.stopped:
             return 0
         if (self.nodes & CHECK_EVERY) == 0:
@@ -332,8 +334,10 @@ class Searcher:
         if ply >= MAX_PLY:
             return pos.evaluate()
         # Mate distance pruning: no line from here beats a mate already found nearer the root.
-        alpha = max(alpha, -MATE + ply)
-        beta = min(beta, MATE - ply - 1)
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
         if alpha >= beta:
             return alpha
         in_check = pos.in_check()
@@ -343,7 +347,8 @@ class Searcher:
             depth = 0
         pv_node = beta - alpha > 1
         key = pos.key()
-        tt_move = 0
+        tt_move: i64 = 0
+        score: i64
         entry = self.tt.probe(key)
         if entry >= 0:
             tt_move = entry_move(entry)
@@ -352,7 +357,8 @@ class Searcher:
                 bound = entry_bound(entry)
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
                     return score
-        static = NO_SCORE
+        static: i64 = NO_SCORE
+        r: i64
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
             # Reverse futility: so far above beta that a shallow search will not bring it back.
@@ -387,9 +393,9 @@ class Searcher:
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
-        best = -INF
-        best_move = 0
-        legal = 0
+        best: i64 = -INF
+        best_move: i64 = 0
+        legal: i64 = 0
         old_alpha = alpha
         # The quiet moves searched (their history falls when another cuts off): in the ply's native buffer, where a
         # list of its own each node boxed each move and was made and freed.
@@ -429,13 +435,13 @@ class Searcher:
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            new_depth = depth - 1 + (1 if gives_check else 0)
+            new_depth = depth if gives_check else depth - 1
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
                 r = 0
                 if depth >= 3 and legal > 3 and late and not in_check and not gives_check:
-                    r = REDUCTIONS[min(depth, 63)][min(legal, 63)]
+                    r = REDUCTIONS[depth if depth < 63 else 63][legal if legal < 63 else 63]
                     if pv_node or prio >= KILLER_ORDER:
                         r -= 1
                     elif prio < QUIET_FLOOR:
@@ -470,7 +476,7 @@ class Searcher:
         self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
-    def _reward(self, move: int, ply: int, depth: int, quiets: vec[i64], tried: i64) -> None:
+    def _reward(self, move: i64, ply: i64, depth: i64, quiets: vec[i64], tried: i64) -> None:
         self.counters[self.played[ply - 1]] = move
         killers = self.killers[ply]
         if killers[0] != move:
@@ -488,7 +494,7 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _room(self, buffers: list[vec[i64]], ply: int, count: int) -> vec[i64]:
+    def _room(self, buffers: list[vec[i64]], ply: i64, count: i64) -> vec[i64]:
         """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused; ``self.unboxed``'s moves 0 and
         orders 1), with room for ``count`` entries."""
         buffer = buffers[ply]
@@ -520,7 +526,7 @@ class Searcher:
         self.orders = ordered
         return len(moves)
 
-    def _order(self, count: i64, tt_move: i64, ply: int, counter: i64) -> i64:
+    def _order(self, count: i64, tt_move: i64, ply: i64, counter: i64) -> i64:
         """Write the order key of each of the ``count`` moves of ``self.found``, its priority in the high bits (see
         ORDER_SHIFT), to ``self.keys[ply]`` and return where the best is (0 without moves): the hash move, winning and
         even captures (``self.orders``: :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves
@@ -568,7 +574,7 @@ class Searcher:
             keys[i] = key
         return at
 
-    def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int, checks: bool) -> int:
+    def quiesce(self, pos: SearchPosition, alpha: i64, beta: i64, ply: i64, checks: bool) -> i64:
         """Captures that do not lose material, all moves in check, and at the first ply (``checks``)
         the quiet moves that give check: in xiangqi a quiet check is as forcing as a capture."""
         if self.stopped:
@@ -583,7 +589,7 @@ class Searcher:
         in_check = pos.in_check()
         if ply >= MAX_PLY:
             return pos.evaluate()
-        best = -INF
+        best: i64 = -INF
         if not in_check:
             best = pos.evaluate()
             if best >= beta:
@@ -619,7 +625,7 @@ class Searcher:
         checks = checks and not in_check
         extra: list[int] = NO_LINE
         judge = not in_check
-        legal = 0
+        legal: i64 = 0
         n: i64 = 0
         while True:
             if n < count:
