@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Final, Optional
 
-# Native ints and the board's vector for the hot code (see ucci_engine.movegen). The key stays an
-# ``int``: the evaluation's noise multiplies it past 64 bits.
+# Native ints and the board's vector for the hot code (see ucci_engine.movegen). The key is one too (below 2^62);
+# the evaluation's noise takes it as an ``int``, as it multiplies it past 64 bits.
 from librt.vecs import vec
 from mypy_extensions import i64
 
@@ -175,7 +175,7 @@ class Ply:
     """
 
     def __init__(self) -> None:
-        self.key = 0
+        self.key: i64 = 0
         self.quiet: i64 = 0
         self.check = False
         self.move: i64 = 0  # 0 for the base position and after a null move
@@ -215,8 +215,8 @@ class Position(NativeMoves):
         self.found = scratch()  # where move generation writes what it finds (NativeMoves.found)
         self.orders = scratch()  # the orders of the moves native_moves wrote there
         self.kings = vec[i64]([0, 0])
-        self.hash = 0
-        self.score = 0  # red's point of view
+        self.hash: i64 = 0
+        self.score: i64 = 0  # red's point of view
         self.values: list[vec[i64]] = piece_values()
         self.worth = flat_values(self.values)  # the same values in one vector
         self.fullmove = 1
@@ -651,7 +651,8 @@ class Position(NativeMoves):
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.
-            score += ((self.hash ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
+            key: int = self.hash
+            score += ((key ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
         return score
 
     def rule_score(self, ply: int) -> int:
