@@ -25,7 +25,7 @@ from typing import Callable, Final, Optional
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, SearchPosition
+from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, NativeMoves, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
 
 INF: Final = MATE + 1
@@ -48,21 +48,6 @@ ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priori
 MOVE_MASK: Final = (1 << ORDER_SHIFT) - 1
 NO_LINE: Final[list[int]] = []  # a node's line until it has one: shared, as lines are never changed once made
 UNSETTLED_DROP: Final = 20  # a score this much below the last iteration's unsettles the search (see Limits)
-
-
-class NativeMoves(SearchPosition):
-    """A position that also hands the search its moves with their orders as native vectors: what :meth:`moves` and
-    :meth:`capture_orders` give, or :meth:`noisy_moves` and :meth:`noisy_orders`, without the two lists. Compiled,
-    the lists cost their making, their freeing and the unboxing of every move and order, some 10 % of xiangqi's
-    node (callgrind, docs/results/xiangqi.md); a position that is not one is asked for the lists."""
-
-    found: vec[i64]  # the moves of the last native_moves, then whatever the position writes there
-    orders: vec[i64]  # their orders, read before the position is asked anything else
-
-    def native_moves(self, noisy: bool) -> i64:
-        """How many moves (noisy: noisy_moves, else moves) the first entries of ``found`` now hold, with their orders
-        (noisy: noisy_orders, else capture_orders) the first entries of ``orders``."""
-        raise NotImplementedError
 
 
 def killer_rank(killers: list[int], move: int) -> int:

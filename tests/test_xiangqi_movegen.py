@@ -209,7 +209,7 @@ def test_a_king_stepping_off_its_file_uncovers_a_cannon_check() -> None:
 
 
 def test_the_native_moves_and_orders_are_those_of_the_lists() -> None:
-    # The search reads xiangqi's moves and orders from native_moves' vectors (engine_core.search.NativeMoves): they
+    # The search reads xiangqi's moves and orders from native_moves' vectors (engine_core.game.NativeMoves): they
     # must be the lists' the other games give it, in check (the evasions) and in quiescence (captures only) too.
     checks = captures = 0
     for pos, _ in random_games(29, 30, 160):

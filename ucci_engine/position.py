@@ -19,8 +19,7 @@ from typing import Final, Optional
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE
-from engine_core.search import NativeMoves
+from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, NativeMoves
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
     weighed_side_lines,
