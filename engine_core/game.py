@@ -6,6 +6,9 @@ ints below :meth:`SearchPosition.move_limit` so the search can index its history
 
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 MATE: Final = 30000
 MATE_BOUND: Final = MATE - 1000  # scores beyond this are mates, counted in plies from the root
 NO_SCORE: Final = -32768  # "no verdict" from rule_score
@@ -112,4 +115,20 @@ class SearchPosition:
         raise NotImplementedError
 
     def move_name(self, move: int) -> str:
+        raise NotImplementedError
+
+
+class NativeMoves(SearchPosition):
+    """A position that also hands the search its moves with their orders as native vectors: what :meth:`moves` and
+    :meth:`capture_orders` give, or :meth:`noisy_moves` and :meth:`noisy_orders`, without the two lists. Compiled,
+    the lists cost their making, their freeing and the unboxing of every move and order, some 10 % of xiangqi's
+    node (callgrind, docs/results/xiangqi.md); a position that is not one is asked for the lists. Here beside
+    SearchPosition: a position left interpreted takes this module with it, not the search (setup.py)."""
+
+    found: vec[i64]  # the moves of the last native_moves, then whatever the position writes there
+    orders: vec[i64]  # their orders, read before the position is asked anything else
+
+    def native_moves(self, noisy: bool) -> i64:
+        """How many moves (noisy: noisy_moves, else moves) the first entries of ``found`` now hold, with their orders
+        (noisy: noisy_orders, else capture_orders) the first entries of ``orders``."""
         raise NotImplementedError

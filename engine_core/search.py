@@ -25,7 +25,7 @@ from typing import Callable, Final, Optional
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, SearchPosition
+from engine_core.game import LOSING_CAPTURE, MATE, MATE_BOUND, NO_SCORE, NativeMoves, SearchPosition
 from engine_core.tt import EXACT, LOWER, UPPER, TransTable, entry_bound, entry_depth, entry_move, entry_score, score_from_tt
 
 INF: Final = MATE + 1
@@ -134,6 +134,12 @@ class Searcher:
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
+        # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
+        # the other positions' lists copied to ``unboxed``.
+        self.native: Optional[NativeMoves] = None
+        self.found = vec[i64]()
+        self.orders = vec[i64]()
+        self.unboxed = [vec[i64](), vec[i64]()]
         self.quiets = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's quiet moves searched so far, reused
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self.report: Reporter = _silent
@@ -175,6 +181,7 @@ class Searcher:
         self.pondering = limits.ponder
         self.tt.new_search()
         self.late = pos.late_moves()
+        self.native = pos if isinstance(pos, NativeMoves) else None
         self.killers = [[0] * KILLER_SLOTS for _ in range(MAX_PLY + 2)]
         if len(self.history) != pos.move_limit():
             self.history = vec[i64]([0] * pos.move_limit())
@@ -298,7 +305,9 @@ class Searcher:
         # An iteration takes a few times the last one: don't start what can't finish.
         return self.elapsed_ms() * 2 >= soft
 
-    def search(self, pos: SearchPosition, alpha: int, beta: int, depth: int, ply: int, null_ok: bool) -> int:
+    # The window, depth, ply and scores of the tree as native ints (search, quiesce, _reward): compiled, an ``int`` is
+    # tagged, each sum and comparison a check for a boxed value first.
+    def search(self, pos: SearchPosition, alpha: i64, beta: i64, depth: i64, ply: i64, null_ok: bool) -> i64:
         if self.stopped:
             return 0
         if (self.nodes & CHECK_EVERY) == 0:
@@ -310,8 +319,10 @@ class Searcher:
         if ply >= MAX_PLY:
             return pos.evaluate()
         # Mate distance pruning: no line from here beats a mate already found nearer the root.
-        alpha = max(alpha, -MATE + ply)
-        beta = min(beta, MATE - ply - 1)
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
         if alpha >= beta:
             return alpha
         in_check = pos.in_check()
@@ -321,7 +332,8 @@ class Searcher:
             depth = 0
         pv_node = beta - alpha > 1
         key = pos.key()
-        tt_move = 0
+        tt_move: i64 = 0
+        score: i64
         entry = self.tt.probe(key)
         if entry >= 0:
             tt_move = entry_move(entry)
@@ -330,7 +342,8 @@ class Searcher:
                 bound = entry_bound(entry)
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
                     return score
-        static = NO_SCORE
+        static: i64 = NO_SCORE
+        r: i64
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
             # Reverse futility: so far above beta that a shallow search will not bring it back.
@@ -357,31 +370,30 @@ class Searcher:
             if entry >= 0:
                 tt_move = entry_move(entry)
         counter = self.counters[self.played[ply - 1]]
-        moves = pos.moves()
-        captures = pos.capture_orders(moves)
+        count = self._moves(pos, False)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
         # native buffer; the best is known from making them, each next one is picked when its turn
         # comes (:func:`pick`), so most nodes, which end with their first move, compare none.
-        first = self._order(moves, captures, tt_move, ply, counter)
+        first = self._order(count, tt_move, ply, counter)
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
-        best = -INF
-        best_move = 0
-        legal = 0
+        best: i64 = -INF
+        best_move: i64 = 0
+        legal: i64 = 0
         old_alpha = alpha
         # The quiet moves searched (their history falls when another cuts off): in the ply's native buffer, where a
         # list of its own each node boxed each move and was made and freed.
-        quiets = self._room(self.quiets, ply, len(moves))
+        quiets = self._room(self.quiets, ply, count)
         tried: i64 = 0
-        for n in range(len(moves)):
+        for n in range(count):
             packed: i64
             if n == 0:
                 packed = keys[first]
                 keys[first] = keys[0]
                 keys[0] = packed
             else:
-                packed = pick(keys, n, len(moves))
+                packed = pick(keys, n, count)
             m = packed & MOVE_MASK
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
@@ -408,13 +420,13 @@ class Searcher:
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            new_depth = depth - 1 + (1 if gives_check else 0)
+            new_depth = depth if gives_check else depth - 1
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
                 r = 0
                 if depth >= 3 and legal > 3 and late and not in_check and not gives_check:
-                    r = REDUCTIONS[min(depth, 63)][min(legal, 63)]
+                    r = REDUCTIONS[depth if depth < 63 else 63][legal if legal < 63 else 63]
                     if pv_node or prio >= KILLER_ORDER:
                         r -= 1
                     elif prio < QUIET_FLOOR:
@@ -449,7 +461,7 @@ class Searcher:
         self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
-    def _reward(self, move: int, ply: int, depth: int, quiets: vec[i64], tried: i64) -> None:
+    def _reward(self, move: i64, ply: i64, depth: i64, quiets: vec[i64], tried: i64) -> None:
         self.counters[self.played[ply - 1]] = move
         killers = self.killers[ply]
         if killers[0] != move:
@@ -467,18 +479,43 @@ class Searcher:
         if history[move] > 1 << 24:
             self.history = vec[i64]([h // 2 for h in history])
 
-    def _room(self, buffers: list[vec[i64]], ply: int, count: int) -> vec[i64]:
-        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused), with room for ``count`` entries."""
+    def _room(self, buffers: list[vec[i64]], ply: i64, count: i64) -> vec[i64]:
+        """The buffer of ``ply`` in ``buffers`` (``self.keys`` or ``self.quiets``, reused; ``self.unboxed``'s moves 0 and
+        orders 1), with room for ``count`` entries."""
         buffer = buffers[ply]
         if len(buffer) < count:
             buffer = vec[i64]([0] * (2 * count))
             buffers[ply] = buffer
         return buffer
 
-    def _order(self, moves: list[int], captures: list[int], tt_move: i64, ply: int, counter: i64) -> i64:
-        """Write each move's order key, its priority in the high bits (see ORDER_SHIFT), to ``self.keys[ply]``
-        and return where the best is (0 without moves): the hash move, winning and even captures (``captures``:
-        :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves by history, losing captures."""
+    def _moves(self, pos: SearchPosition, noisy: bool) -> i64:
+        """How many moves ``pos`` has (noisy: :meth:`SearchPosition.noisy_moves`, else ``moves``), now the first entries
+        of ``self.found``, their orders (``noisy_orders``, else ``capture_orders``) those of ``self.orders``."""
+        native = self.native
+        if native is not None:
+            count = native.native_moves(noisy)
+            self.found = native.found
+            self.orders = native.orders
+            return count
+        moves = pos.noisy_moves() if noisy else pos.moves()
+        orders = pos.noisy_orders(moves) if noisy else pos.capture_orders(moves)
+        found = self._room(self.unboxed, 0, len(moves))
+        ordered = self._room(self.unboxed, 1, len(moves))
+        i: i64
+        m: i64
+        c: i64
+        for i, (m, c) in enumerate(zip(moves, orders)):
+            found[i] = m
+            ordered[i] = c
+        self.found = found
+        self.orders = ordered
+        return len(moves)
+
+    def _order(self, count: i64, tt_move: i64, ply: i64, counter: i64) -> i64:
+        """Write the order key of each of the ``count`` moves of ``self.found``, its priority in the high bits (see
+        ORDER_SHIFT), to ``self.keys[ply]`` and return where the best is (0 without moves): the hash move, winning and
+        even captures (``self.orders``: :meth:`SearchPosition.capture_orders`), killers, the counter move, quiet moves
+        by history, losing captures."""
         killers = self.killers[ply]
         # The KILLER_SLOTS killers by name: native ints to compare each quiet move with (killer_rank only for a hit).
         # As i64, like the hash and counter moves, each is unboxed once a call, not once a move: the search 0.9 %
@@ -489,14 +526,16 @@ class Searcher:
         oldest: i64
         newest, second, third, oldest = killers
         history = self.history
-        keys = self._room(self.keys, ply, len(moves))
+        found = self.found
+        orders = self.orders
+        keys = self._room(self.keys, ply, count)
         top: i64 = 0  # the best key so far, and where
         at: i64 = 0
         i: i64
-        m: i64
-        c: i64
         p: i64
-        for i, (m, c) in enumerate(zip(moves, captures)):
+        for i in range(count):
+            m = found[i]
+            c = orders[i]
             if m == tt_move:
                 p = TT_MOVE_ORDER
             elif c > 0:
@@ -520,7 +559,7 @@ class Searcher:
             keys[i] = key
         return at
 
-    def quiesce(self, pos: SearchPosition, alpha: int, beta: int, ply: int, checks: bool) -> int:
+    def quiesce(self, pos: SearchPosition, alpha: i64, beta: i64, ply: i64, checks: bool) -> i64:
         """Captures that do not lose material, all moves in check, and at the first ply (``checks``)
         the quiet moves that give check: in xiangqi a quiet check is as forcing as a capture."""
         if self.stopped:
@@ -535,27 +574,29 @@ class Searcher:
         in_check = pos.in_check()
         if ply >= MAX_PLY:
             return pos.evaluate()
-        best = -INF
-        if in_check:
-            moves = pos.moves()
-        else:
+        best: i64 = -INF
+        if not in_check:
             best = pos.evaluate()
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-            moves = pos.noisy_moves()
         # In check every evasion counts, a losing capture last; else those are skipped when reached.
-        captures = pos.capture_orders(moves) if in_check else pos.noisy_orders(moves)
+        generated = self._moves(pos, not in_check)
+        found = self.found
+        orders = self.orders
         # The keys go to the ply's native buffer, as in search, and each move is picked from it when its
         # turn comes (:func:`pick`): no list is made and sorted, and a node that cuts off or runs out
         # early compares only what it needs.
-        keys = self._room(self.keys, ply, len(moves))
+        keys = self._room(self.keys, ply, generated)
         count: i64 = 0
         m: i64
         c: i64
         key: i64
-        for m, c in zip(moves, captures):
+        i: i64
+        for i in range(generated):
+            m = found[i]
+            c = orders[i]
             if c >= 0:
                 key = (c << ORDER_SHIFT) | m
             elif in_check:
@@ -569,7 +610,7 @@ class Searcher:
         checks = checks and not in_check
         extra: list[int] = NO_LINE
         judge = not in_check
-        legal = 0
+        legal: i64 = 0
         n: i64 = 0
         while True:
             if n < count:

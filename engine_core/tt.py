@@ -65,8 +65,9 @@ class TransTable:
 
     def __init__(self, megabytes: int = 16) -> None:
         self.size = 2
-        self.mask = 0  # the first slot of a key's bucket is ``key & mask`` (always even)
-        self.age = 0  # the current search, as stored in its entries (see :meth:`new_search`)
+        # Native ints: compiled, probe and store mask and compare the keys (below 2^63: their vector holds them) unboxed.
+        self.mask: i64 = 0  # the first slot of a key's bucket is ``key & mask`` (always even)
+        self.age: i64 = 0  # the current search, as stored in its entries (see :meth:`new_search`)
         self.keys = vec[i64]([0, 0])
         self.data = vec[i64]([0, 0])
         self.resize(megabytes)
@@ -90,32 +91,33 @@ class TransTable:
 
     def probe(self, key: int) -> int:
         """The packed entry for ``key``, or -1."""
-        i = key & self.mask
+        k: i64 = key
+        i = k & self.mask
         keys = self.keys
-        if keys[i] == key:
+        if keys[i] == k:
             return self.data[i]
-        if keys[i + 1] == key:
+        if keys[i + 1] == k:
             return self.data[i + 1]
         return -1
 
     def store(self, key: int, depth: int, bound: int, score: int, move: int, ply: int) -> None:
-        i = key & self.mask
+        k: i64 = key
+        i = k & self.mask
         keys = self.keys
         data = self.data
         if depth < 0:
             depth = 0
-        if keys[i] != key and (keys[i + 1] == key or self._worth(data[i + 1]) < self._worth(data[i])):
+        if keys[i] != k and (keys[i + 1] == k or self._worth(data[i + 1]) < self._worth(data[i])):
             i += 1
-        if keys[i] == key and bound != EXACT and entry_depth(data[i]) > depth:
+        if keys[i] == k and bound != EXACT and entry_depth(data[i]) > depth:
             return
-        keys[i] = key
-        data[i] = (
-            (move & _MOVE_MASK)
-            | (min(depth, 255) << 24)
-            | (bound << 32)
-            | ((score_to_tt(score, ply) + _SCORE_OFFSET) << 34)
-            | (self.age << _AGE_SHIFT)
-        )
+        keys[i] = k
+        # The fields as native ints: compiled, shifts and ors of ``int`` are calls that check for overflow.
+        entry: i64 = move & _MOVE_MASK
+        deep: i64 = min(depth, 255)
+        kind: i64 = bound
+        value: i64 = score_to_tt(score, ply) + _SCORE_OFFSET
+        data[i] = entry | deep << 24 | kind << 32 | value << 34 | self.age << _AGE_SHIFT
 
     def _worth(self, entry: int) -> int:
         """How much keeping ``entry`` saves: any entry of this search more than one of an earlier

@@ -101,6 +101,26 @@ def probe_xiangqi_search_nn() -> dict[str, list[Any]]:
     return {name: best_line(Position.from_fen(fen, net=net), XIANGQI_DEPTH) for name, fen in xiangqi_fens().items()}
 
 
+def probe_xiangqi_noise() -> dict[str, list[int]]:
+    """The evaluation with noise (the skill and randomness options), every position of a line from each perft position:
+    compiled, the key is a native int, and the noise's product of it outgrows 64 bits."""
+    from ucci_engine.position import Position
+
+    scores = {}
+    for name, fen in xiangqi_fens().items():
+        pos = Position.from_fen(fen)
+        pos.noise, pos.salt = 120, 987654321
+        line = []
+        for _ in range(12):
+            line.append(pos.evaluate())
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.make(moves[len(moves) // 2])
+        scores[name] = line
+    return scores
+
+
 def probe_junqi_search() -> dict[str, list[Any]]:
     """The determinized search's first move in dealt games, each variant: move, nodes, depth."""
     from junqi_protocol.bench import first_move
@@ -113,6 +133,7 @@ PROBES: dict[str, Callable[[], Any]] = {
     "xiangqi_perft": probe_xiangqi_perft,
     "xiangqi_search": probe_xiangqi_search,
     "xiangqi_search_nn": probe_xiangqi_search_nn,
+    "xiangqi_noise": probe_xiangqi_noise,
     "renju_forbidden": probe_renju_forbidden,
     "gomoku_search": probe_gomoku_search,
     "junqi_search": probe_junqi_search,

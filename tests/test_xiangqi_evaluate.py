@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import random_games
-from ucci_engine.evaluate import KING_TERMS, king_lines, king_terms, weighed_lines
+from ucci_engine.evaluate import KING_TERMS, king_lines, king_terms, weighed_side_lines
 from ucci_engine.position import UNKNOWN_LINES, Position
 from ucci_engine.tables import move_name
 from ucci_engine.tune import TERM_NAMES, terms
@@ -51,23 +51,33 @@ def test_the_weighted_sum_is_each_count_times_its_weight() -> None:
     assert king_lines(pos.board, pos.kings, weights) == sum(c * w for c, w in zip(counts, weights))
 
 
+def kept_lines(pos: Position) -> list[int]:
+    """The king lines the position keeps, red's king's and black's."""
+    return [pos.top.red_lines, pos.top.black_lines]
+
+
+def board_lines(pos: Position) -> list[int]:
+    """The king lines of the board, red's king's and black's."""
+    return [weighed_side_lines(pos.board, pos.kings[side], side) for side in (0, 1)]
+
+
 def test_the_king_lines_kept_from_move_to_move_are_those_of_the_board() -> None:
-    # A position reuses the last ply's weighed king lines when a move leaves the kings' files and
-    # ranks alone: after every move, capture, king move and null move they must be the board's.
+    # A position reuses the last ply's weighed lines of a king when a move leaves that king's file and
+    # rank alone: after every move, capture, king move and null move they must be the board's.
     kept = 0
     for pos, moves in random_games(41, 40, 120):
         assert pos.evaluate() == Position.from_fen(pos.fen()).evaluate(), pos.fen()
         for m in moves:
             assert pos.make(m)
-            kept += pos.top.lines != UNKNOWN_LINES
+            kept += sum(lines != UNKNOWN_LINES for lines in kept_lines(pos))
             pos.evaluate()
-            assert pos.top.lines == weighed_lines(pos.board, pos.kings), (pos.fen(), move_name(m))
+            assert kept_lines(pos) == board_lines(pos), (pos.fen(), move_name(m))
             pos.make_null()
             pos.evaluate()
-            assert pos.top.lines == weighed_lines(pos.board, pos.kings), (pos.fen(), move_name(m))
+            assert kept_lines(pos) == board_lines(pos), (pos.fen(), move_name(m))
             pos.unmake_null()
             pos.unmake()
-    assert kept > 50000
+    assert kept > 100000
 
 
 def colours_swapped(fen: str) -> str:
@@ -93,4 +103,4 @@ def test_a_piece_that_only_leaves_a_kings_file_changes_its_lines(fen: str, move:
     pos.evaluate()
     assert pos.push_name(move)
     pos.evaluate()
-    assert pos.top.lines == weighed_lines(pos.board, pos.kings) != pos.plies[0].lines
+    assert kept_lines(pos) == board_lines(pos) != [pos.plies[0].red_lines, pos.plies[0].black_lines]

@@ -181,13 +181,15 @@ def test_checks_after_answers_as_attacked_for_every_move() -> None:
     assert checked > 50000
 
 
-def test_quiet_checks_are_the_legal_quiet_moves_that_attack_the_other_king_in_generation_order() -> None:
+def test_quiet_checks_are_the_quiet_moves_that_attack_the_other_king_in_generation_order() -> None:
+    # Every pseudo-legal quiet move that attacks the other king, none else: the search's trees depend on the whole
+    # list, the moves make() refuses included.
     found = 0
-    for pos, legal in random_games(23, 40, 160):
+    for pos, _ in random_games(23, 40, 160):
         side, their_king = pos.side, pos.kings[pos.side ^ 1]
         board = pos.board
         expected = []
-        for m in legal:
+        for m in generate(board, pos.pieces[side], side, False):
             frm, to = m >> 7, m & 127
             if board[to] != 0:
                 continue
@@ -196,8 +198,7 @@ def test_quiet_checks_are_the_legal_quiet_moves_that_attack_the_other_king_in_ge
             if attacked(board, their_king, side):
                 expected.append(m)
             board[frm], board[to] = piece, 0
-        # quiet_checks may also hold moves that leave the mover's king attacked: make() refuses them.
-        assert [m for m in pos.quiet_checks() if m in legal] == expected, pos.fen()
+        assert pos.quiet_checks() == expected, pos.fen()
         found += len(expected)
     assert found > 500
 
@@ -205,3 +206,18 @@ def test_quiet_checks_are_the_legal_quiet_moves_that_attack_the_other_king_in_ge
 def test_a_king_stepping_off_its_file_uncovers_a_cannon_check() -> None:
     pos = Position.from_fen("4k4/9/9/4P4/9/9/9/9/4K4/4C4 w")  # the red king is the cannon's second screen
     assert [move_name(m) for m in pos.quiet_checks() if m in pos.legal_moves()] == ["e1d1", "e1f1"]
+
+
+def test_the_native_moves_and_orders_are_those_of_the_lists() -> None:
+    # The search reads xiangqi's moves and orders from native_moves' vectors (engine_core.game.NativeMoves): they
+    # must be the lists' the other games give it, in check (the evasions) and in quiescence (captures only) too.
+    checks = captures = 0
+    for pos, _ in random_games(29, 30, 160):
+        for noisy in (False, True):
+            moves = pos.noisy_moves() if noisy else pos.moves()
+            orders = pos.noisy_orders(moves) if noisy else pos.capture_orders(moves)
+            count = pos.native_moves(noisy)
+            assert list(pos.found[:count]) == moves and list(pos.orders[:count]) == orders, (pos.fen(), noisy)
+            captures += sum(order != 0 for order in orders)
+        checks += pos.in_check()
+    assert checks > 30 and captures > 10000

@@ -18,8 +18,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ucci_engine.tables import (
-    ADVISOR, BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM, PAWN_FROM_AT,
-    RAY_AT, RAY_TO, ROOK, SQUARES, rank_of,
+    ADVISOR, BISHOP, BLACK_SIDE, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM,
+    PAWN_FROM_AT, RAY_AT, RAY_TO, RED_SIDE, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -251,38 +251,44 @@ TERM_SCALE: Final = 16  # term weights are sixteenths of a unit
 def king_lines(board: vec[i64], kings: vec[i64], weights: list[int]) -> int:
     """The king lines (:data:`KING_LINE_NAMES`), red less black, each count times its entry of
     ``weights``: from each king along each direction of its file and rank, what the first three pieces
-    met are. No list is made: the evaluation calls it at every node.
+    met are.
 
     >>> from ucci_engine.position import Position
     >>> king_lines(Position.from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w").board, vec[i64]([3, 85]), [1, 0, 0, 0])
     1
     """
+    terms = vec[i64](weights[:KING_TERMS])
+    return side_lines(board, kings[RED_SIDE], RED_SIDE, terms) + side_lines(board, kings[BLACK_SIDE], BLACK_SIDE, terms)
+
+
+def side_lines(board: vec[i64], king: i64, side: i64, weights: vec[i64]) -> i64:
+    """:func:`king_lines` of ``side``'s king alone, on ``king``: red's point of view (a threat to red's king counts
+    for black). One king's, as a position keeps each king's while its moves leave that king's file and rank alone
+    (:meth:`ucci_engine.position.Position.make`). No list is made: the evaluation calls it at every node."""
     total: i64 = 0
-    side: i64
     d: i64
     i: i64
-    for side in range(2):
-        sign: i64 = 2 * side - 1  # a threat to red's king counts for black
-        enemy: i64 = (side ^ 1) << 3
-        cannon, rook = enemy | CANNON, enemy | ROOK
-        rays: i64 = kings[side] * 4
-        for d in range(4):
-            met: i64 = 0
-            for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
-                code: i64 = board[RAY_TO[i]]
-                if code == 0:
-                    continue
-                met += 1
-                if met == 1:
-                    if code == cannon:
-                        total += sign * weights[0 if d < 2 else 1]
-                elif met == 2:
-                    if code == rook:
-                        total += sign * weights[3]
-                else:
-                    if code == cannon:
-                        total += sign * weights[2]
-                    break
+    sign: i64 = 2 * side - 1
+    enemy: i64 = (side ^ 1) << 3
+    cannon, rook = enemy | CANNON, enemy | ROOK
+    rays: i64 = king * 4
+    for d in range(4):
+        met: i64 = 0
+        for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
+            code: i64 = board[RAY_TO[i]]
+            if code == 0:
+                continue
+            met += 1
+            if met == 1:
+                if code == cannon:
+                    total += sign * weights[0 if d < 2 else 1]
+            elif met == 2:
+                if code == rook:
+                    total += sign * weights[3]
+            else:
+                if code == cannon:
+                    total += sign * weights[2]
+                break
     return total
 
 
@@ -301,8 +307,7 @@ def king_terms(board: vec[i64], kings: vec[i64]) -> list[int]:
 
 
 def lines_in_units(lines: int) -> int:
-    """The weighed king lines ``lines`` (:func:`weighed_lines`, which a position keeps while its moves
-    leave the kings' files and ranks alone) in whole units, red's point of view."""
+    """The weighed king lines ``lines`` (:func:`weighed_lines`) in whole units, red's point of view."""
     # Rounded toward zero, so a position and its colour-flipped mirror image score the same.
     return lines // TERM_SCALE if lines >= 0 else -(-lines // TERM_SCALE)
 
@@ -310,6 +315,17 @@ def lines_in_units(lines: int) -> int:
 def weighed_lines(board: vec[i64], kings: vec[i64]) -> int:
     """The king lines weighed by the fitted :data:`TERM_WEIGHTS` (sixteenths of a unit)."""
     return king_lines(board, kings, TERM_WEIGHTS)
+
+
+# The fitted king lines' weights, native: compiled, a read of TERM_WEIGHTS (imported from a module that stays
+# interpreted) is a look-up in the module's dictionary and an entry to unbox, at each of some 120,000 evaluations
+# of one king's lines in the bench positions to depth 6.
+_KING_WEIGHTS: Final = vec[i64](TERM_WEIGHTS[:KING_TERMS])
+
+
+def weighed_side_lines(board: vec[i64], king: i64, side: i64) -> i64:
+    """:func:`weighed_lines` of ``side``'s king alone, on ``king``."""
+    return side_lines(board, king, side, _KING_WEIGHTS)
 
 
 # --- static exchange evaluation ---------------------------------------------------------------
@@ -396,11 +412,12 @@ def exchange(board: vec[i64], move: int) -> int:
     # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
     # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
     # into bounds low and high, it is decided once low reaches high. No list is made: the squares
-    # the recapturing pieces left, with their codes, are packed into one int (11 bits a capture).
+    # the recapturing pieces left, with their codes, go to _LEFT.
     balance: i64 = SEE_VALUE[victim & 7]
     low: i64 = -_EXCHANGE_BOUND
     high: i64 = _EXCHANGE_BOUND
-    left = 0
+    left = _LEFT
+    count: i64 = 0
     side: i64 = (piece >> 3) ^ 1
     theirs = True  # whether the next capture is the opponent's
     while True:
@@ -416,18 +433,16 @@ def exchange(board: vec[i64], move: int) -> int:
             break
         taken: i64 = SEE_VALUE[board[to] & 7]
         balance = balance - taken if theirs else balance + taken
-        # A plain int: ``left`` outgrows 64 bits after six recaptures, and an i64 code would make
-        # the packing i64 arithmetic, which raised on a crowded square (seen in the fuzz test).
-        code: int = board[at]
-        spot: int = at
-        left = left << 11 | code << 7 | spot
+        code: i64 = board[at]
+        left[count] = code << 7 | at
+        count += 1
         board[to] = code
         board[at] = 0
         side ^= 1
         theirs = not theirs
-    while left:
-        board[left & 127] = left >> 7 & 15
-        left >>= 11
+    while count > 0:
+        count -= 1
+        board[left[count] & 127] = left[count] >> 7
     board[frm] = piece
     board[to] = victim
     if balance <= low:
@@ -437,3 +452,8 @@ def exchange(board: vec[i64], move: int) -> int:
 
 # Beyond any exchange's balance (16 pieces of at most 5000 each side).
 _EXCHANGE_BOUND: Final = 1 << 20
+# The squares an exchange's recapturing pieces left, each with its code (``code << 7 | square``), for it to put back:
+# more entries than pieces on a board. One vector for every call (a search runs in one thread, and compiled, exchange
+# never yields the interpreter lock), where an int packing 11 bits a recapture (it outgrows 64 bits after six) was
+# boxed arithmetic at every recapture.
+_LEFT: Final = vec[i64]([0] * 32)

@@ -134,11 +134,15 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
                  found: vec[i64]) -> list[int]:
     """The quiet moves of the pieces on ``squares[first:last]`` (all of ``side``) that attack ``king``, in the order
     of :func:`generate` (the knight's and elephant's in one loop: both steps have a blocking square).
-    Only a move that leaves or reaches a square related to the king (see ``tables.RELATED``) is
-    tested: a quiet move checks with the piece moved or by what it uncovers (a king too: it may be
-    a cannon's second screen)."""
+
+    A quiet move checks with the piece where it lands, or by what it uncovers (a king too: it may be a cannon's
+    second screen). Only a move that reaches a square from which that can be is tested (on the king's file or
+    rank, for a horse or elephant any square related to the king: see ``tables.RELATED``), or any move of a piece
+    whose leaving its square uncovers an attack (:func:`_uncovers`): off those squares a move attacks the king
+    exactly when its leaving does, asked once a piece instead of once a move (most of the moves tested were
+    those of the pieces on the king's lines, of which few uncover anything)."""
     related: i64 = king * SQUARES
-    relate, ray_at, ray_to, leap_at, leap_to = RELATE, RAY_AT, RAY_TO, LEAP_AT, LEAP_TO  # locals: see generate_into
+    relate, line, ray_at, ray_to, leap_at, leap_to = RELATE, LINE, RAY_AT, RAY_TO, LEAP_AT, LEAP_TO  # locals: see generate_into
     n: i64 = 0
     sq: i64
     to: i64
@@ -149,14 +153,14 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
-        uncovers = relate[related + sq] != 0
+        uncovers = relate[related + sq] != 0 and _uncovers(board, king, side, sq)
         if kind == ROOK or kind == CANNON:
             for k in range(sq * 4, sq * 4 + 4):
                 for i in range(ray_at[k], ray_at[k + 1]):
                     to = ray_to[i]
                     if board[to] != 0:
                         break
-                    if (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                    if (uncovers or line[related + to] < 4) and _checks_by(board, king, side, sq, to, piece):
                         found[n] = sq << 7 | to
                         n += 1
         elif kind == KNIGHT or kind == BISHOP:
@@ -171,7 +175,7 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
             k = piece * SQUARES + sq
             for i in range(leap_at[k], leap_at[k + 1]):
                 to = leap_to[i]
-                if board[to] == 0 and (uncovers or relate[related + to] != 0) and _checks_by(board, king, side, sq, to, piece):
+                if board[to] == 0 and (uncovers or line[related + to] < 4) and _checks_by(board, king, side, sq, to, piece):
                     found[n] = sq << 7 | to
                     n += 1
     return listed(found, n)
@@ -244,6 +248,15 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
             found[n] = m
             n += 1
     return n
+
+
+def _uncovers(board: vec[i64], king: i64, side: i64, frm: i64) -> bool:
+    """Whether ``king`` (not attacked) is attacked by ``side`` once the piece on ``frm`` has left it."""
+    piece: i64 = board[frm]
+    board[frm] = 0
+    hit = uncovered(board, king, side, frm, frm)
+    board[frm] = piece
+    return hit
 
 
 def _checks_by(board: vec[i64], king: i64, side: i64, frm: i64, to: i64, piece: i64) -> bool:

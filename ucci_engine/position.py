@@ -14,15 +14,15 @@ from __future__ import annotations
 import random
 from typing import Final, Optional
 
-# Native ints and the board's vector for the hot code (see ucci_engine.movegen). The key stays an
-# ``int``: the evaluation's noise multiplies it past 64 bits.
+# Native ints and the board's vector for the hot code (see ucci_engine.movegen). The key is one too (below 2^62);
+# the evaluation's noise takes it as an ``int``, as it multiplies it past 64 bits.
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, SearchPosition
+from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, NativeMoves
 from ucci_engine.evaluate import (
     SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
-    weighed_lines,
+    weighed_side_lines,
 )
 from ucci_engine.movegen import (
     attacked, checks_after, evasions_in, generate, generate_into, listed, quiet_checks, scratch, uncovered,
@@ -56,8 +56,6 @@ def flat_values(values: list[vec[i64]]) -> vec[i64]:
     """The piece-square values ``values[code][sq]`` in one vector, at ``code * SQUARES + sq``."""
     return vec[i64]([value for row in values for value in row])
 
-# Repeated to size capture_orders' answer (``[0] * n`` would make and free this one-entry list every time).
-_NO_CAPTURE: Final = [0]
 _MVV: Final = [0, 0, 2, 2, 4, 6, 4, 1]  # victim value by kind, for MVV-LVA
 _LVA: Final = [0, 7, 2, 2, 4, 6, 4, 1]
 # _MVV_LVA[victim kind * 8 + attacker kind]: the most valuable victim first, then the least valuable attacker.
@@ -67,6 +65,30 @@ _MVV_LVA: Final = vec[i64]([_MVV[v] * 8 + 8 - _LVA[a] for v in range(8) for a in
 def _mvv_lva(board: vec[i64], capture: i64) -> i64:
     """The most valuable victim first, then the least valuable attacker: above 0 for every capture."""
     return _MVV_LVA[(board[capture & 127] & 7) << 3 | (board[capture >> 7] & 7)]
+
+
+def _loses(board: vec[i64], capture: i64) -> bool:
+    """Whether ``capture`` loses material in the exchange it starts (only a piece worth more than its victim can)."""
+    return SEE_VALUE[board[capture >> 7] & 7] > SEE_VALUE[board[capture & 127] & 7] and exchange(board, capture) < 0
+
+
+def _capture_order(board: vec[i64], capture: i64) -> i64:
+    """MVV-LVA of ``capture``, made negative when the exchange it starts loses material."""
+    return _mvv_lva(board, capture) - (LOSING_CAPTURE if _loses(board, capture) else 0)
+
+
+def _orders_into(board: vec[i64], moves: vec[i64], count: i64, noisy: bool, orders: vec[i64]) -> None:
+    """The orders of the first ``count`` of ``moves`` to the first entries of ``orders``: noisy (captures all),
+    :meth:`Position.noisy_orders`'; else :meth:`Position.capture_orders`'."""
+    i: i64
+    for i in range(count):
+        m = moves[i]
+        if noisy:
+            orders[i] = _mvv_lva(board, m)
+        elif board[m & 127] != 0:
+            orders[i] = _capture_order(board, m)
+        else:
+            orders[i] = 0
 
 
 class FenError(ValueError):
@@ -152,14 +174,17 @@ class Ply:
     """
 
     def __init__(self) -> None:
-        self.key = 0
+        self.key: i64 = 0
         self.quiet: i64 = 0
         self.check = False
         self.move: i64 = 0  # 0 for the base position and after a null move
         self.captured: i64 = 0
         self.index: i64 = -1  # where the captured piece was in its side's list
         self.score: i64 = 0  # the incremental score before the move
-        self.lines = UNKNOWN_LINES  # the position's weighed king lines, once evaluated or inherited
+        # Each king's weighed king lines (evaluate.weighed_side_lines), once evaluated or inherited: a move off one king's
+        # file and rank keeps that king's, where both were weighed again after a move on either.
+        self.red_lines: i64 = UNKNOWN_LINES
+        self.black_lines: i64 = UNKNOWN_LINES
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
         # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
@@ -171,11 +196,12 @@ class Ply:
         ply = Ply()
         ply.key, ply.quiet, ply.check = self.key, self.quiet, self.check
         ply.move, ply.captured, ply.index, ply.score = self.move, self.captured, self.index, self.score
-        ply.lines, ply.piece, ply.acc, ply.nn, ply.fresh = self.lines, self.piece, self.acc[:], self.nn, self.fresh
+        ply.red_lines, ply.black_lines = self.red_lines, self.black_lines
+        ply.piece, ply.acc, ply.nn, ply.fresh = self.piece, self.acc[:], self.nn, self.fresh
         return ply
 
 
-class Position(SearchPosition):
+class Position(NativeMoves):
     def __init__(self) -> None:
         self.board = vec[i64]([0] * SQUARES)
         self.side: i64 = RED_SIDE
@@ -185,15 +211,11 @@ class Position(SearchPosition):
         self.squares = vec[i64]([0] * (2 * LIST_SPAN))
         self.counts = vec[i64]([0, 0])
         self.slots = vec[i64]([0] * SQUARES)  # where in its side's list the piece on each square is
-        self.found = scratch()  # where move generation writes what it finds before listing it
-        # The list of the moves in ``found`` (moves or noisy_moves made it from there), and how many: the orders of
-        # that list are read from ``found``, unboxed, where each of its moves was an object to check and unbox
-        # (capture_orders, noisy_orders).
-        self.listed: list[int] = []
-        self.listed_count: i64 = 0
+        self.found = scratch()  # where move generation writes what it finds (NativeMoves.found)
+        self.orders = scratch()  # the orders of the moves native_moves wrote there
         self.kings = vec[i64]([0, 0])
-        self.hash = 0
-        self.score = 0  # red's point of view
+        self.hash: i64 = 0
+        self.score: i64 = 0  # red's point of view
         self.values: list[vec[i64]] = piece_values()
         self.worth = flat_values(self.values)  # the same values in one vector
         self.fullmove = 1
@@ -391,15 +413,21 @@ class Position(SearchPosition):
         self.ply = n
         self.top = ply
         ply.key = h
-        ply.quiet = 0 if captured else last.quiet + 1
-        # The king lines look along the kings' files and ranks only: a move off them keeps them.
-        red_lines: i64 = self.kings[0] * SQUARES
-        black_lines: i64 = self.kings[1] * SQUARES
-        if (piece & 7 != KING and LINE[red_lines + frm] >= LEG and LINE[red_lines + to] >= LEG
-                and LINE[black_lines + frm] >= LEG and LINE[black_lines + to] >= LEG):
-            ply.lines = last.lines
+        quiet: i64 = 0  # not ``0 if captured else ...``: compiled, that boxed the count and unboxed it again
+        if not captured:
+            quiet = last.quiet + 1
+        ply.quiet = quiet
+        # A king's lines look along its file and rank only: a move off them, not of that king, keeps them.
+        red: i64 = self.kings[RED_SIDE] * SQUARES
+        black: i64 = self.kings[BLACK_SIDE] * SQUARES
+        if piece != KING and LINE[red + frm] >= LEG and LINE[red + to] >= LEG:
+            ply.red_lines = last.red_lines
         else:
-            ply.lines = UNKNOWN_LINES
+            ply.red_lines = UNKNOWN_LINES
+        if piece != KING | BLACK and LINE[black + frm] >= LEG and LINE[black + to] >= LEG:
+            ply.black_lines = last.black_lines
+        else:
+            ply.black_lines = UNKNOWN_LINES
         ply.check = gives_check
         return True
 
@@ -527,7 +555,9 @@ class Position(SearchPosition):
         ply.key = self.hash
         ply.quiet = 0  # a null move breaks any repetition cycle through it
         ply.check = False
-        ply.lines = self.plies[self.ply - 1].lines
+        last = self.plies[self.ply - 1]
+        ply.red_lines = last.red_lines
+        ply.black_lines = last.black_lines
         ply.piece = 0
         ply.fresh = False
 
@@ -572,32 +602,25 @@ class Position(SearchPosition):
 
     def moves(self) -> list[int]:
         """Pseudo-legal moves; in check only those that may answer it (:func:`evasions`)."""
-        side: i64 = self.side
-        first: i64 = side * LIST_SPAN
-        found = self.found
-        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, False, found)
-        if self.top.check:
-            n = evasions_in(self.board, found, n, self.kings[side], side)
-        return self._listed(n)
+        return listed(self.found, self._generate(False))
 
     def noisy_moves(self) -> list[int]:
+        return listed(self.found, self._generate(True))
+
+    def native_moves(self, noisy: bool) -> i64:
+        count = self._generate(noisy)
+        _orders_into(self.board, self.found, count, noisy, self.orders)
+        return count
+
+    def _generate(self, noisy: bool) -> i64:
+        """How many moves (noisy: :meth:`noisy_moves`, else :meth:`moves`) the first entries of ``found`` now hold."""
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
         found = self.found
-        return self._listed(generate_into(self.board, self.squares, first, first + self.counts[side], side, True, found))
-
-    def _listed(self, count: i64) -> list[int]:
-        """The first ``count`` moves of ``found`` as a list, remembered as the list ``found`` holds."""
-        moves = listed(self.found, count)
-        self.listed = moves
-        self.listed_count = count
-        return moves
-
-    def _unboxed(self, moves: list[int]) -> vec[i64]:
-        """``moves`` as a vector: ``found`` itself when it holds them (the list moves or noisy_moves made last)."""
-        if moves is self.listed and len(moves) == self.listed_count:
-            return self.found
-        return vec[i64](moves)
+        n = generate_into(self.board, self.squares, first, first + self.counts[side], side, noisy, found)
+        if not noisy and self.top.check:
+            n = evasions_in(self.board, found, n, self.kings[side], side)
+        return n
 
     def in_check(self) -> bool:
         return self.top.check
@@ -616,16 +639,19 @@ class Position(SearchPosition):
 
     def evaluate(self) -> int:
         top = self.top
-        if top.lines == UNKNOWN_LINES:
-            top.lines = weighed_lines(self.board, self.kings)
-        red = self.score + lines_in_units(top.lines)
+        if top.red_lines == UNKNOWN_LINES:
+            top.red_lines = weighed_side_lines(self.board, self.kings[RED_SIDE], RED_SIDE)
+        if top.black_lines == UNKNOWN_LINES:
+            top.black_lines = weighed_side_lines(self.board, self.kings[BLACK_SIDE], BLACK_SIDE)
+        red = self.score + lines_in_units(top.red_lines + top.black_lines)
         net = self.net
         if net is not None:
             red += self._nn_score(net)
         score = (red if self.side == RED_SIDE else -red) + TEMPO
         if self.noise:
             # A fixed function of the position, so the hash table stays consistent within a search.
-            score += ((self.hash ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
+            key: int = self.hash
+            score += ((key ^ self.salt) * 0x9E3779B97F4A7C15 >> 32) % (2 * self.noise + 1) - self.noise
         return score
 
     def rule_score(self, ply: int) -> int:
@@ -649,21 +675,14 @@ class Position(SearchPosition):
         return -MATE + ply  # stalemate loses too
 
     def capture_order(self, move: int) -> int:
-        return self.capture_orders([move])[0]
+        # Not capture_orders([move]): compiled, the vector made from a one-move list cost some 3,000 instructions
+        # (the list's buffer asked for and refused), at every node that tries a hash move.
+        m: i64 = move
+        return _capture_order(self.board, m) if self.board[m & 127] != 0 else 0
 
     def capture_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture, made negative when the exchange it starts loses material."""
-        board = self.board
-        count: i64 = len(moves)
-        out = _NO_CAPTURE * count  # most moves of a full node are quiet: their entries stay 0
-        found = self._unboxed(moves)
-        i: i64
-        m: i64
-        for i in range(count):
-            m = found[i]
-            if board[m & 127] != 0:
-                out[i] = _mvv_lva(board, m) - (LOSING_CAPTURE if self.capture_loses(m) else 0)
-        return out
+        return self._orders(moves, False)
 
     def noisy_orders(self, moves: list[int]) -> list[int]:
         """MVV-LVA of each capture (the noisy moves are all captures).
@@ -673,24 +692,20 @@ class Position(SearchPosition):
         >>> pos.noisy_orders([move]), pos.capture_loses(move), pos.capture_order(move) < 0
         ([10], True, True)
         """
-        board = self.board
-        count: i64 = len(moves)
-        out = _NO_CAPTURE * count
-        found = self._unboxed(moves)
-        i: i64
-        for i in range(count):
-            out[i] = _mvv_lva(board, found[i])
-        return out
+        return self._orders(moves, True)
+
+    def _orders(self, moves: list[int], noisy: bool) -> list[int]:
+        """The orders of ``moves`` (see :func:`_orders_into`); the search reads those of native_moves instead."""
+        orders = vec[i64]([0] * len(moves))
+        _orders_into(self.board, vec[i64](moves), len(moves), noisy, orders)
+        return list(orders)
 
     def capture_loses(self, move: int) -> bool:
-        board = self.board
-        m: i64 = move
-        return SEE_VALUE[board[m >> 7] & 7] > SEE_VALUE[board[m & 127] & 7] and exchange(board, move) < 0
+        return _loses(self.board, move)
 
     def quiet_checks(self) -> list[int]:
         side: i64 = self.side
         first: i64 = side * LIST_SPAN
-        self.listed_count = -1  # ``found`` is overwritten
         return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
