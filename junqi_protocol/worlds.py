@@ -44,7 +44,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import FLAG, combat, rail_reach
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat, rail_reach
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -65,6 +65,10 @@ GOLDEN = 0.6180339887498949  # spreads the worlds' draws of a kind evenly over i
 # each kind it attacks (empty where no hidden enemy piece that can move stands): :func:`threats`.
 Threat = Sequence[list[float]]
 LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att in range(KINDS)]
+# The kinds of ours whose exposure is charged: the 司令 and the 军长, whose loss to a bomb hands the
+# enemy the top piece. Charging every kind scored 15/40 against the build without the charge
+# (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
+CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
 
 
 def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
@@ -111,9 +115,9 @@ def exposure(pos: Position, x: int, kind: int, threat: Threat, seat: int, depth:
     pieces one move from it (a step, or a straight rail run over empty points: a bomb or a strong
     piece is no engineer), less what this world's replies (``depth - 1`` plies) already see: the
     loss its own kind for each such piece gives, where that piece's seat moves within them. A piece
-    in a camp cannot be attacked."""
+    in a camp cannot be attacked; only the :data:`CHARGED` kinds are."""
     board = pos.board
-    if board.camp[x]:
+    if board.camp[x] or kind not in CHARGED:
         return 0.0
     near = board.steps[x] + rail_reach(board, pos.owner, x, False) if board.station[x] else board.steps[x]
     total = 0.0

@@ -271,6 +271,7 @@ def test_exposure_trades_a_worlds_draw_for_the_beliefs_expectation():
     assert seen == pytest.approx([175, 175 - 350])
     assert exposure(platoon, board.point("H1"), MARSHAL, threat, 0, 1) == 0  # a camp cannot be attacked
     assert exposure(platoon, board.point("I0"), MARSHAL, threat, 0, 1) == 0  # the platoon on H0 blocks the rail
+    assert exposure(platoon, g0, ENGINEER, threat, 0, 1) == 0 < threat[board.point("F0")][ENGINEER]  # not CHARGED
 
 
 def test_threats_follow_the_beliefs():
