@@ -43,8 +43,9 @@ from junqi_protocol.beliefs import KINDS, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
+from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat, rail_reach
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -119,7 +120,7 @@ def exposure(pos: Position, x: int, kind: int, threat: Threat, seat: int, depth:
     board = pos.board
     if board.camp[x] or kind not in CHARGED:
         return 0.0
-    near = board.steps[x] + rail_reach(board, pos.owner, x, False) if board.station[x] else board.steps[x]
+    near = attackers(board, pos.owner, x)
     total = 0.0
     for q in set(near):
         if threat[q] and pos.owner[q] >= 0:
