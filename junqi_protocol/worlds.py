@@ -55,7 +55,7 @@ CANDIDATES = 8  # root moves searched beyond the first, static pass
 GROWTH = 4.0  # a deeper pass costs at least this many times the last (at most GROWTH_CAP times)
 GROWTH_CAP = 12.0
 LATE = 0.05  # seconds the planner waits for a worker past the deadline before it does without
-# Off until a match decides it (:func:`exposure`): against main at 0.5 s a move, 18.5/30 (+83 Elo, -29..+214)
+# Off until a match decides it (:func:`exposure`): against main at 0.5 s a move, 24/40 (+70 Elo, -27..+181)
 # on 29 November 2026, short of the 60 games or the SPRT the rule asks (docs/results/junqi.md).
 EXPOSURE = False
 
