@@ -46,7 +46,7 @@ from typing import Final
 
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.paths import FAR, TOLL, distances
-from junqi_protocol.rules import BOMB, ENGINEER, FLAG, MARSHAL, MINE
+from junqi_protocol.rules import BOMB, BOTH, EAT, ENGINEER, FLAG, MARSHAL, MINE, combat
 
 # Material by kind a..l. The flag is worth nothing as material: losing it loses the whole army.
 VALUE: Final[list[int]] = [600, 450, 330, 240, 180, 130, 80, 55, 120, 90, 250, 0]
@@ -66,6 +66,20 @@ GUARD: Final = 40
 CLEARED: Final = 3
 MOBILE: Final = 0
 ENGINEERS: Final = 1
+
+
+def attack_loss(att: int, dfn: int) -> int:
+    """What the owner of a piece of kind ``dfn`` loses when an enemy piece of kind ``att`` attacks it:
+    all of it when it is beaten, the difference when both die (a bomb on a 司令 costs 350), nothing
+    when it wins or ``att`` never moves.
+
+    >>> attack_loss(BOMB, MARSHAL), attack_loss(MARSHAL, 1), attack_loss(1, MARSHAL), attack_loss(MINE, 8)
+    (350, 450, 0, 0)
+    """
+    if mover_class(att) < 0:
+        return 0
+    result = combat(att, dfn)
+    return VALUE[dfn] if result == EAT else max(0, VALUE[dfn] - VALUE[att]) if result == BOTH else 0
 
 
 def mover_class(kind: int) -> int:

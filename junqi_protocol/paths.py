@@ -68,6 +68,12 @@ def _push(buckets: list[list[int]], d: int, p: int) -> None:
         buckets[d].append(p)
 
 
+def attackers(board: Board, owner: vec[i64], a: int) -> list[int]:
+    """Points from which a piece other than an engineer reaches ``a`` in one move: a road step, or a
+    straight rail run over empty points (occupied points included, as the pieces that could)."""
+    return _one_move_back(board, owner, vec[i64]([0] * board.size), vec[i64]([0] * (2 * board.size + 1)), a, False)
+
+
 def _one_move_back(board: Board, owner: vec[i64], kinds: vec[i64], marks: vec[i64], a: int,
                    engineer: bool) -> list[int]:
     """Points from which one move reaches ``a`` through empty points (occupied ones included as

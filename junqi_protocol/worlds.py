@@ -13,6 +13,15 @@ per outcome the beliefs allow (win, lose, both die), the defender shown as a kin
 outcome (:func:`shown`), and the move's value is the mix weighted by the outcomes' probabilities. So the
 few worlds a move can afford no longer decide by their luck of the draw whether an attack wins.
 
+The same luck decided whether a world saw an enemy bomb (or a stronger piece) beside the piece a
+move puts down: at a bomb probability of 0.1 none of six worlds draws it 53 % of the time, and our
+司令 died to an enemy bomb 24 times in 40 dealt games against pfysw/JunQi 2.3, mostly one that had
+not moved (:func:`exposure`). With :data:`EXPOSURE` on (off until a match decides it), a moved 司令
+or 军长 is charged, in every world, what the beliefs expect
+the hidden enemy pieces that can reach it next move to take, instead of what the world's own draw
+shows where its replies see that enemy move (a control variate: the mean over the worlds moves
+from the draws' luck to the beliefs' expectation), and is credited the same for the square it left.
+
 With ``threads`` > 1 each deeper pass searches ``threads`` times as many worlds, shared out between
 this process and ``threads - 1`` worker processes (:class:`engine_core.pool.Pool`), each with its
 own transposition table: a pass takes about the time it takes one process, so more processes buy
@@ -25,17 +34,19 @@ runs here, in world order, so a fixed seed gives a fixed move.
 import math
 import random
 import time
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from engine_core.game import NO_SCORE
 from engine_core.pool import Pool
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from junqi_protocol.beliefs import Deployments
+from junqi_protocol.beliefs import KINDS, Deployments
 from junqi_protocol.board import Board
+from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
+from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import FLAG, combat
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -44,6 +55,9 @@ CANDIDATES = 8  # root moves searched beyond the first, static pass
 GROWTH = 4.0  # a deeper pass costs at least this many times the last (at most GROWTH_CAP times)
 GROWTH_CAP = 12.0
 LATE = 0.05  # seconds the planner waits for a worker past the deadline before it does without
+# Off until a match decides it (:func:`exposure`): against main at 0.5 s a move, 24/40 (+70 Elo, -27..+181)
+# on 29 November 2026, short of the 60 games or the SPRT the rule asks (docs/results/junqi.md).
+EXPOSURE = False
 
 # A world as plain data a worker can be sent: variant, owner, kind, alive, turn, quiet, nocapture, loses.
 Spec = tuple[str, list[int], list[int], list[bool], int, int, int, bool]
@@ -51,6 +65,14 @@ Spec = tuple[str, list[int], list[int], list[bool], int, int, int, bool]
 # each with its probability within the result.
 Chance = list[tuple[float, list[tuple[float, int]]]]
 GOLDEN = 0.6180339887498949  # spreads the worlds' draws of a kind evenly over its probabilities
+# Per point, what a hidden enemy piece standing there is expected to take from a piece of ours of
+# each kind it attacks (empty where no hidden enemy piece that can move stands): :func:`threats`.
+Threat = Sequence[list[float]]
+LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att in range(KINDS)]
+# The kinds of ours whose exposure is charged: the 司令 and the 军长, whose loss to a bomb hands the
+# enemy the top piece. Charging every kind scored 15/40 against the build without the charge
+# (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
+CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
 
 
 def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
@@ -77,6 +99,38 @@ def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance
         total = sum(p for p, _ in kinds)
         odds.append((total, [(p / total, kind) for p, kind in kinds]))
     return odds
+
+
+def threats(view: Pieces, deployments: Deployments, seat: int) -> Threat:
+    """Each hidden enemy piece's expected take from a piece of ours of each kind that it attacks, by
+    the beliefs' kind probabilities (:data:`LOSS`); a piece in a headquarters never moves."""
+    board = view.board
+    out: list[list[float]] = [[] for _ in range(board.size)]
+    for q in range(board.size):
+        owner = view.owner[q]
+        if owner >= 0 and view.kind[q] < 0 and board.team(owner) != board.team(seat) and not board.hq[q]:
+            probs = deployments.probabilities(owner, view.tag[q])
+            out[q] = [sum(p * LOSS[att][dfn] for att, p in enumerate(probs) if p > 0.0) for dfn in range(KINDS)]
+    return out
+
+
+def exposure(pos: Position, x: int, kind: int, threat: Threat, seat: int, depth: int) -> float:
+    """What the beliefs expect ``seat``'s piece of ``kind`` on ``x`` to lose to the hidden enemy
+    pieces one move from it (a step, or a straight rail run over empty points: a bomb or a strong
+    piece is no engineer), less what this world's replies (``depth - 1`` plies) already see: the
+    loss its own kind for each such piece gives, where that piece's seat moves within them. A piece
+    in a camp cannot be attacked; only the :data:`CHARGED` kinds are."""
+    board = pos.board
+    if board.camp[x] or kind not in CHARGED:
+        return 0.0
+    near = attackers(board, pos.owner, x)
+    total = 0.0
+    for q in set(near):
+        if threat[q] and pos.owner[q] >= 0:
+            total += threat[q][kind]
+            if (pos.owner[q] - seat) % pos.seats < depth:
+                total -= LOSS[pos.kind[q]][kind]
+    return total
 
 
 def shown(kinds: list[tuple[float, int]], sampled: int, w: int) -> int:
@@ -132,23 +186,24 @@ class Scorer:
         return Position(board, owner, kind, alive, turn, quiet, nocapture, loses, keys)
 
     def __call__(self, task: Any) -> tuple[list[tuple[int, list[float]]], int]:
-        """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline)``."""
-        move, specs, roots, odds, depth, deadline = task
+        """A worker's pass: ``(move, [(world number, spec)], roots, chances, depth, deadline, threat)``."""
+        move, specs, roots, odds, depth, deadline, threat = task
         self.nodes = 0
-        done, _ = self.run(move, specs, roots, odds, depth, deadline)
+        done, _ = self.run(move, specs, roots, odds, depth, deadline, threat)
         return done, self.nodes
 
     def run(self, move: int, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
-            deadline: float) -> tuple[list[tuple[int, list[float]]], list[float]]:
+            deadline: float, threat: Threat = ()) -> tuple[list[tuple[int, list[float]]], list[float]]:
         """Every root move's values in each world, in order, while time lasts: the worlds finished,
-        and the values of the one time ran out in (the first world's, to play from if need be)."""
+        and the values of the one time ran out in (the first world's, to play from if need be).
+        With a ``threat`` table each move is charged its piece's :func:`exposure`."""
         done: list[tuple[int, list[float]]] = []
         took = 0.0  # one world's pass: do not start another that cannot finish
         for w, spec in specs:
             began = time.perf_counter()
             if done and began + took >= deadline:
                 break
-            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, w)
+            values = self.score(self.world(move, w, spec), roots, odds, depth, deadline, w, threat)
             if len(values) < len(roots):
                 return done, values
             done.append((w, values))
@@ -156,7 +211,7 @@ class Scorer:
         return done, []
 
     def score(self, pos: Position, roots: list[tuple[int, int]], odds: list[Chance], depth: int, deadline: float,
-              w: int = 0) -> list[float]:
+              w: int = 0, threat: Threat = ()) -> list[float]:
         """Each root move's value in one world (replies searched to ``depth - 1``); fewer values
         when time ran out: the static pass stops at ``deadline``, a deeper one before a move's search
         that the slowest so far says would end past it."""
@@ -169,13 +224,13 @@ class Scorer:
                 return out
             value: Optional[float]
             if not odd:
-                value = self.value(pos, frm, to, depth, deadline)
+                value = self.value(pos, frm, to, depth, deadline, threat)
             else:
                 sampled = pos.kind[to]
                 value = 0.0
                 for p, kinds in odd:
                     pos.reveal(to, shown(kinds, sampled, w))
-                    part = self.value(pos, frm, to, depth, deadline)
+                    part = self.value(pos, frm, to, depth, deadline, threat)
                     value = value + p * part if value is not None and part is not None else None
                 pos.reveal(to, sampled)
             slowest = max(slowest, time.perf_counter() - now)
@@ -184,9 +239,15 @@ class Scorer:
             out.append(value)
         return out
 
-    def value(self, pos: Position, frm: int, to: int, depth: int, deadline: float) -> Optional[float]:
-        """One root move's value in one world; None when its search was stopped by the deadline."""
+    def value(self, pos: Position, frm: int, to: int, depth: int, deadline: float, threat: Threat = ()) -> Optional[float]:
+        """One root move's value in one world; None when its search was stopped by the deadline.
+        With a ``threat`` table, plus the moved piece's :func:`exposure` where it stood, less that
+        where it stands after the move (if it still does)."""
+        seat, kind = pos.turn, pos.kind[frm]
+        risk = exposure(pos, frm, kind, threat, seat, depth) if threat else 0.0
         pos.make(pos.move_of(frm, to))
+        if threat and pos.owner[to] == seat:
+            risk -= exposure(pos, to, kind, threat, seat, depth)
         ruled = pos.rule_score(1)
         value: Optional[float]
         if ruled != NO_SCORE:
@@ -203,7 +264,7 @@ class Scorer:
             self.nodes += self.searcher.nodes
             value = None if self.searcher.stopped else float(-lines[0].score) if lines else float(-pos.no_move_score(1))
         pos.unmake()
-        return value
+        return value if value is None else value + risk
 
     def static(self, pos: Position) -> int:
         """The side to move's static score, after it takes a flag it can take at once (the first
@@ -233,6 +294,7 @@ class Planner:
         self.move: int = 0  # moves chosen: names the worlds of each
         self.waited: float = 0.0  # seconds of the last move spent waiting for the workers
         self.max_depth: int = MAX_DEPTH
+        self.exposure: bool = EXPOSURE  # charge moved pieces their :func:`exposure`
 
     def set_threads(self, threads: int) -> None:
         """Use ``threads`` processes from the next move on (the workers start then)."""
@@ -278,9 +340,10 @@ class Planner:
         self.move += 1
         specs = [(w, self.spec(view, sample, alive, seat, quiet, rules)) for w, sample in enumerate(deployments.samples)]
         odds = [chances(view, deployments, frm, to) for frm, to in roots]
+        threat = threats(view, deployments, seat) if self.exposure else []
         # The static pass, here: cheap, and the only pass whose first world may be cut short.
         self.scorer.nodes = 0
-        done, partial = self.scorer.run(self.move, specs[:self.worlds], roots, odds, 1, deadline)
+        done, partial = self.scorer.run(self.move, specs[:self.worlds], roots, odds, 1, deadline, threat)
         if not done:
             best = partial
             roots = roots[:len(best)]
@@ -289,7 +352,7 @@ class Planner:
             ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
             roots, odds = [roots[i] for i in ranked], [odds[i] for i in ranked]
             self.depth = 1
-            best = self.deepen(specs, roots, odds, [(w, [v[i] for i in ranked]) for w, v in done], deadline, soft)
+            best = self.deepen(specs, roots, odds, [(w, [v[i] for i in ranked]) for w, v in done], deadline, soft, threat)
         self.nodes += self.scorer.nodes
         self.used = int((time.perf_counter() - start) * 1000)
         if not best:
@@ -298,7 +361,7 @@ class Planner:
         return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
 
     def deepen(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance],
-               static: list[tuple[int, list[float]]], deadline: float, soft: float = math.inf) -> list[float]:
+               static: list[tuple[int, list[float]]], deadline: float, soft: float = math.inf, threat: Threat = ()) -> list[float]:
         """Deeper passes over the first worlds while one more round of them can finish, then more
         worlds at the deepest depth reached, until the deadline; none of them starts after ``soft``. A move's value is its mean over the
         worlds of the values from the deepest pass each world finished: all of a world's moves are
@@ -315,7 +378,7 @@ class Planner:
             began = time.perf_counter()
             if began >= soft or took > 0.0 and began + took / rounds * growth >= deadline:
                 break
-            done = self.share(first, roots, odds, depth + 1, deadline)
+            done = self.share(first, roots, odds, depth + 1, deadline, threat)
             if not done:
                 break
             values.update(done)
@@ -326,18 +389,18 @@ class Planner:
             last, took = took, time.perf_counter() - began
             growth = min(GROWTH_CAP, max(GROWTH, took / last)) if last > 0.0 else GROWTH
         if depth > 1 and time.perf_counter() < min(soft, deadline):
-            values.update(self.share(specs[len(first):], roots, odds, depth, deadline))
+            values.update(self.share(specs[len(first):], roots, odds, depth, deadline, threat))
         return mean(sorted(values.items()), len(roots))
 
     def share(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
-              deadline: float) -> list[tuple[int, list[float]]]:
+              deadline: float, threat: Threat = ()) -> list[tuple[int, list[float]]]:
         """One pass over ``worlds``, dealt round-robin between this process and the workers; the
         worlds finished by the deadline, in world order."""
         n = self.processes()
         if n > 1:
             assert self.pool is not None
-            self.pool.submit([(self.move, specs[i::n], roots, odds, depth, deadline) for i in range(1, n)])
-        done, _ = self.scorer.run(self.move, specs[::n], roots, odds, depth, deadline)
+            self.pool.submit([(self.move, specs[i::n], roots, odds, depth, deadline, threat) for i in range(1, n)])
+        done, _ = self.scorer.run(self.move, specs[::n], roots, odds, depth, deadline, threat)
         if n > 1:
             assert self.pool is not None
             began = time.perf_counter()

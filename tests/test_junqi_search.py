@@ -16,7 +16,7 @@ from junqi_protocol.evaluate import piece_score
 from junqi_protocol.paths import distances
 from junqi_protocol.position import FADE, TOP, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
-from junqi_protocol.worlds import Scorer
+from junqi_protocol.worlds import LOSS, Scorer, exposure, threats
 from junqi_protocol.runner import Referee
 from junqi_protocol.rules import BOMB, DIVISION, ENGINEER, FLAG, GENERAL, MARSHAL, MINE, MOVE, PLATOON
 
@@ -228,3 +228,64 @@ def test_no_pass_starts_after_the_soft_limit(soft_ms, deeper):
     move = planner.choose(player.pos, 0, player.alive, 0, player.rules, player.deployments, 3000, player.rng, soft_ms=soft_ms)
     assert move in player.pos.moves(0)
     assert (planner.depth > 1) == deeper
+
+
+def _marshal_and_a_hidden_corner(corner_kind):
+    """Our 司令 in the camp H1 beside an enemy platoon on H0, an enemy piece on the front corner F0
+    (on the rail of column 0 with G0 and H0) that the world shows as ``corner_kind``, and the
+    beliefs' table for it: a bomb or a platoon, even odds."""
+    board = Board("2p")
+    owner, kind = [-1] * board.size, [-1] * board.size
+    for name, seat, k in [("L3", 0, FLAG), ("H1", 0, MARSHAL), ("L1", 0, MINE), ("A1", 1, FLAG), ("F0", 1, corner_kind),
+                          ("A3", 1, MINE), ("H0", 1, PLATOON)]:
+        owner[board.point(name)], kind[board.point(name)] = seat, k
+    pos = Position(board, owner, kind, [True, True], 0, 0, 31, True, zobrist_keys(board))
+    threat = [[] for _ in range(board.size)]
+    threat[board.point("F0")] = [0.5 * LOSS[BOMB][k] + 0.5 * LOSS[PLATOON][k] for k in range(12)]
+    return board, pos, threat
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_marshal_does_not_step_beside_a_likely_bomb(depth):
+    """In a world that drew a platoon on F0 our 司令 takes the platoon on H0, where the corner piece
+    reaches it by rail; with the beliefs' even odds of a bomb there it keeps off the corner's
+    column (H0 and G0)."""
+    board, pos, threat = _marshal_and_a_hidden_corner(PLATOON)
+    roots = [(m // board.size, m % board.size) for m in pos.moves()]
+    reach = {board.point("G0"), board.point("H0")}
+    inf = float("inf")
+    for table, beside in (((), True), (threat, False)):
+        values = Scorer().score(pos, roots, [[]] * len(roots), depth, inf, 0, table)
+        assert (roots[values.index(max(values))][1] in reach) == beside
+
+
+def test_exposure_trades_a_worlds_draw_for_the_beliefs_expectation():
+    """The static pass sees no reply: the full expected loss (half a bomb's 350 on a 司令). A world
+    searching the enemy's reply already sees its own draw, so it is charged the expectation less
+    that: over worlds drawing the bomb one time in two the charges cancel."""
+    board, platoon, threat = _marshal_and_a_hidden_corner(PLATOON)
+    _, bomb, _ = _marshal_and_a_hidden_corner(BOMB)
+    g0 = board.point("G0")
+    assert [exposure(pos, g0, MARSHAL, threat, 0, 1) for pos in (platoon, bomb)] == pytest.approx([175, 175])
+    seen = [exposure(pos, g0, MARSHAL, threat, 0, 2) for pos in (platoon, bomb)]
+    assert seen == pytest.approx([175, 175 - 350])
+    assert exposure(platoon, board.point("H1"), MARSHAL, threat, 0, 1) == 0  # a camp cannot be attacked
+    assert exposure(platoon, board.point("I0"), MARSHAL, threat, 0, 1) == 0  # the platoon on H0 blocks the rail
+    assert exposure(platoon, g0, ENGINEER, threat, 0, 1) == 0 < threat[board.point("F0")][ENGINEER]  # not CHARGED
+
+
+def test_threats_follow_the_beliefs():
+    """At the start of a dark game each hidden enemy piece's expected take from a piece of ours is its
+    kinds' losses weighed by the beliefs; our own pieces and the headquarters threaten nothing."""
+    engine = Player("search", 1)
+    engine.new_game("2p", 0, Rules("2p"))
+    engine.lineup("")
+    engine.begin({})
+    engine.deployments.refresh(engine.pos)
+    board = engine.board
+    table = threats(engine.pos, engine.deployments, 0)
+    e0 = board.point("E0")
+    probs = engine.deployments.probabilities(1, engine.pos.tag[e0])
+    assert table[e0][MARSHAL] == pytest.approx(sum(p * LOSS[k][MARSHAL] for k, p in enumerate(probs)))
+    assert table[e0][MARSHAL] >= probs[BOMB] * 350 > 0
+    assert table[board.point("G2")] == table[board.point("A1")] == []
