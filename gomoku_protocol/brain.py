@@ -57,11 +57,10 @@ WORKER_VCT_DEPTH = 15
 WORKER_LATE_MS = 20
 MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses two processes (one task to give away)
 # Where the opponent threatened, the moves the checks proved safe at depth 6 can be checked again to a
-# greater depth with the time left, the best first (Brain._deeper; 12 is the depth tried). Off (0) by
-# default: on 20x20 at 1 s a turn it scored 15/40 against AIWine where main scored 11/40 on the same games
-# (+10.0 +- 18.1 points a hundred games) and 46/80 against main (+52.5 [-23, +134] Elo), gains inside
-# their error margins (29 November 2026, docs/results/gomoku.md).
-DEEP_CHECK = 0
+# greater depth with the time left, the best first (Brain._deeper; 0 turns it off). On 20x20 at 1 s a turn
+# it scored 15/40 against AIWine where main scored 11/40 on the same games, and 81/140 against main:
+# +55 [+10, +102] Elo by pairs, SPRT(0, 40) LLR 2.53 (29 November 2026, docs/results/gomoku.md).
+DEEP_CHECK = 12
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice

@@ -107,7 +107,7 @@ def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> No
 
 def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way() -> None:
     assert verdict(AIWINE26, "n12", 20000) == SAFE and verdict(AIWINE37, "q4", 20000) == SAFE  # at the checks' depth
-    assert verify(AIWINE26, ["n12", "j8"], True, 20000) == "n12"  # off by default (brain.DEEP_CHECK)
+    assert verify(AIWINE26, ["n12", "j8"], True, 20000) == "n12"  # without it
     assert verify(AIWINE26, ["n12", "j8"], True, 20000, 12) == "j8"
     assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000, 12) == "p7"
     # In a quiet position the search's move not found losing at depth 6 still stands.
