@@ -388,19 +388,18 @@ class Brain:
         if strict:
             safe = _first(candidates, verdicts, (SAFE,))
             if safe >= 0:
-                return self._deeper(board, ts, candidates, deadline, verdicts, say) if self.deep_check else safe
+                return self._deeper(board, ts, candidates, safe, deadline, verdicts, say) if self.deep_check else safe
         return _first(candidates, verdicts, (SAFE, UNSURE, -1))
 
-    def _deeper(self, board: Position, ts: ThreatSearch, candidates: list[int], deadline: float, verdicts: Verdicts,
-                say: Say) -> int:
-        """From the first of ``candidates`` proven safe at the checks' depth on, the first (not lost, not
+    def _deeper(self, board: Position, ts: ThreatSearch, candidates: list[int], first: int, deadline: float,
+                verdicts: Verdicts, say: Say) -> int:
+        """From ``first``, the first of ``candidates`` proven safe at the checks' depth, on, the first (not lost, not
         left undecided) after which the opponent's VCT to ``deep_check`` finds no win by ``deadline``;
         if the clock ends that first, the best not found lost; if every one loses, the first proven safe.
 
         Where the opponent threatened, the time the checks leave goes here: against AIWine on 20x20 the
         move that lost most games was a defence proven at depth 6 that lost to a deeper VCT (our search
         finds some in 20,000-470,000 nodes) while another defence held (docs/results/gomoku.md)."""
-        first = _first(candidates, verdicts, (SAFE,))
         for m in candidates[candidates.index(first):]:
             if verdicts.get(m, SAFE) != SAFE:
                 continue
