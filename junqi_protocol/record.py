@@ -164,6 +164,24 @@ def replay(lines: list[dict[str, Any]]) -> tuple[Game, list[str]]:
     return r.finish()
 
 
+def first_out(lines: list[dict[str, Any]]) -> Optional[tuple[int, str, str]]:
+    """The first seat put out in a four-player game's record: the ply (0 before the first move), its
+    letter and the reason its ``out`` event gives (``flag``, ``nomoves``, ``absent``, ``time``, ``illegal``,
+    a failure's word). None when no seat went out or the game is not a four-player one.
+
+    >>> first_out([{"type": "game", "variant": "4p"}, {"type": "step", "ply": 9, "events": ["out E flag"]}])
+    (9, 'E', 'flag')
+    """
+    if lines[0].get("variant") != "4p":
+        return None
+    for obj in lines:
+        for event in obj.get("events", []) if obj["type"] in ("start", "step") else []:
+            words = event.split()
+            if words[0] == "out":
+                return obj.get("ply", 0), words[1], words[2] if len(words) > 2 else ""
+    return None
+
+
 def short_handed(lines: list[dict[str, Any]]) -> Optional[tuple[str, str, str]]:
     """For a four-player game in which a seat went out while its partner played on (two against
     one from then on, or from the start with an ``out`` seat): the seat that went out first, the
@@ -176,20 +194,16 @@ def short_handed(lines: list[dict[str, Any]]) -> Optional[tuple[str, str, str]]:
     ('W', 'a+a', 'drawn nocapture')
     """
     head, end = lines[0], lines[-1]
-    if head.get("variant") != "4p" or end.get("type") != "end" or end["result"] == "none":
+    out = first_out(lines)
+    if out is None or end.get("type") != "end" or end["result"] == "none":
         return None
     board = Board("4p")
-    for obj in lines:
-        for event in obj.get("events", []) if obj["type"] in ("start", "step") else []:
-            words = event.split()
-            if words[0] == "out":
-                up = 1 - board.team(board.letters.index(words[1]))
-                letters = "".join(board.letters[s] for s in range(board.seats) if board.team(s) == up)
-                names = "+".join(head["players"][letter] for letter in letters)
-                fared = ("drawn " + end["reason"] if end["result"] == "draw"
-                         else "won" if set(end["result"]) == set(letters) else "lost")
-                return words[1], names, fared
-    return None
+    up = 1 - board.team(board.letters.index(out[1]))
+    letters = "".join(board.letters[s] for s in range(board.seats) if board.team(s) == up)
+    names = "+".join(head["players"][letter] for letter in letters)
+    fared = ("drawn " + end["reason"] if end["result"] == "draw"
+             else "won" if set(end["result"]) == set(letters) else "lost")
+    return out[1], names, fared
 
 
 def describe(lines: list[dict[str, Any]]) -> str:

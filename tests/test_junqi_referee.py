@@ -162,6 +162,27 @@ def test_a_seat_out_from_the_start_never_plays(tmp_path):
     assert summary == [f"a seat up (its enemy's partner out while it played on), builtin random+builtin random: 4 games: {counts}"]
 
 
+def test_won_games_won_counts_the_side_whose_enemy_seat_went_out_first():
+    """tests/tools/junqi_seat_up.py: the first ``out`` decides which side is a seat up, whatever follows;
+    the end is told for that side, and an unfinished game is not counted."""
+    from tools.junqi_seat_up import SeatUp, seat_up
+    from junqi_protocol.record import first_out
+
+    head = {"type": "game", "game": 3, "variant": "4p", "players": {"S": "sanqi 0.1", "E": "peer", "N": "sanqi 0.1", "W": "peer"}}
+    lines = [head, {"type": "start", "game": 3, "events": []},
+             {"type": "step", "game": 3, "ply": 40, "events": ["move S S00-E04 EAT", "out E flag"]},
+             {"type": "step", "game": 3, "ply": 41, "events": ["out S nomoves"]},
+             {"type": "end", "game": 3, "result": "draw", "reason": "nocapture", "plies": 90}]
+    assert first_out(lines) == (40, "E", "flag")
+    assert seat_up("r.jsonl", lines, "sanqi") == SeatUp("r.jsonl", 3, True, 40, "E", "flag", "drawn nocapture", 90)
+    lines[-1] = {"type": "end", "game": 3, "result": "EW", "reason": "flag", "plies": 95}
+    assert seat_up("r.jsonl", lines, "sanqi") == SeatUp("r.jsonl", 3, True, 40, "E", "flag", "lost flag", 95)
+    assert seat_up("r.jsonl", lines, "peer") == SeatUp("r.jsonl", 3, False, 40, "E", "flag", "lost flag", 95)
+    lines[-1] = {"type": "end", "game": 3, "result": "none", "reason": "aborted by SIGTERM", "plies": 41}
+    assert seat_up("r.jsonl", lines, "sanqi") is None
+    assert seat_up("r.jsonl", [head, lines[1], lines[-1]], "sanqi") is None
+
+
 def test_protocol_engines_play_beside_a_seat_out_from_the_start(tmp_path):
     _, games = referee(tmp_path, "--variant", "4p", "--rules", "nocapture=30", "--engine-option", "player=random",
                        "out", SANQI, SANQI, SANQI)
