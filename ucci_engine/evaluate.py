@@ -180,14 +180,20 @@ def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
 def nn_unpack(packed: vec[i64], hidden: i64) -> vec[i64]:
     """The ``hidden`` units of one packed accumulator (:func:`nn_pack`)."""
     units = vec[i64]([0] * (2 * len(packed)))
-    half: i64 = NN_HALF_LANE
     j: i64
     for j in range(len(packed)):
-        x: i64 = packed[j]
-        lower: i64 = ((x + half) & (NN_LANE - 1)) - half
-        units[2 * j] = lower
-        units[2 * j + 1] = (x - lower) >> 32
+        units[2 * j], units[2 * j + 1] = nn_lanes(packed[j])
     return units[:hidden]
+
+
+def nn_lanes(x: i64) -> tuple[i64, i64]:
+    """The two units of the packed entry ``x``: the lower sign-extended from the low 32 bits, the upper what is left.
+
+    >>> nn_lanes(nn_pack(vec[i64]([-5, 7]), 2)[0])
+    (-5, 7)
+    """
+    lower: i64 = ((x + NN_HALF_LANE) & (NN_LANE - 1)) - NN_HALF_LANE
+    return lower, (x - lower) >> 32
 
 
 def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64, to: i64, captured: i64) -> i64:
@@ -206,15 +212,14 @@ def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64,
     sub: i64 = (piece * SQUARES + frm) * half
     gone: i64 = (captured * SQUARES + to) * half
     top: i64 = NN_ACTIVE
-    lane: i64 = NN_HALF_LANE
     total: i64 = 0
     j: i64
+    a: i64
+    b: i64
     for j in range(half):
         x: i64 = parent[j] + pairs[add + j] - pairs[sub + j] - pairs[gone + j]
         acc[j] = x
-        # The two units: the lower sign-extended from the low 32 bits, the upper what is left.
-        a: i64 = ((x + lane) & (NN_LANE - 1)) - lane
-        b: i64 = (x - a) >> 32
+        a, b = nn_lanes(x)
         # Each clipped to an i64 bound: ``a if a < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its
         # product was a boxed multiplication, a quarter of the engine's instructions with the net on.
         if a > 0:
