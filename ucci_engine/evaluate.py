@@ -414,51 +414,42 @@ def exchange(board: vec[i64], move: int) -> int:
     piece: i64 = board[frm]
     board[to] = piece
     board[frm] = 0
-    # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
-    # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
-    # into bounds low and high, it is decided once low reaches high. No list is made: the squares
-    # the recapturing pieces left, with their codes, go to _LEFT.
-    balance: i64 = SEE_VALUE[victim & 7]
-    low: i64 = -_EXCHANGE_BOUND
-    high: i64 = _EXCHANGE_BOUND
-    left = _LEFT
-    count: i64 = 0
-    side: i64 = (piece >> 3) ^ 1
-    theirs = True  # whether the next capture is the opponent's
-    while True:
-        at: i64 = least_attacker(board, to, side)
-        if at < 0:
-            break
+    result = _recaptures(board, to, (piece >> 3) ^ 1, SEE_VALUE[victim & 7], -_EXCHANGE_BOUND, _EXCHANGE_BOUND, True)
+    board[frm] = piece
+    board[to] = victim
+    return result
+
+
+# Beyond any exchange's balance (16 pieces of at most 5000 each side).
+_EXCHANGE_BOUND: Final = 1 << 20
+
+
+def _recaptures(board: vec[i64], to: i64, side: i64, balance: i64, low: i64, high: i64, theirs: bool) -> i64:
+    """:func:`exchange` from where ``side`` may recapture on ``to``, the mover's balance ``balance`` so far.
+
+    With b0, b1, ... the mover's material balance after each capture, and each side free to stop before its
+    next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front into the bounds ``low``
+    and ``high``, it is decided once low reaches high. ``theirs``: whether the next capture is the opponent's.
+    One call a recapture, which puts its piece back as it returns: the board is left as it was, with no
+    scratch of squares to undo (a module's vector was one more state shared by every caller).
+    """
+    at: i64 = least_attacker(board, to, side)
+    if at >= 0:
         if theirs:
             if balance < high:
                 high = balance if balance > low else low
         elif balance > low:
             low = balance
-        if low >= high:
-            break
-        taken: i64 = SEE_VALUE[board[to] & 7]
-        balance = balance - taken if theirs else balance + taken
-        code: i64 = board[at]
-        left[count] = code << 7 | at
-        count += 1
-        board[to] = code
-        board[at] = 0
-        side ^= 1
-        theirs = not theirs
-    while count > 0:
-        count -= 1
-        board[left[count] & 127] = left[count] >> 7
-    board[frm] = piece
-    board[to] = victim
+        if low < high:
+            taken: i64 = board[to]
+            code: i64 = board[at]
+            board[to] = code
+            board[at] = 0
+            value: i64 = SEE_VALUE[taken & 7]
+            result = _recaptures(board, to, side ^ 1, balance - value if theirs else balance + value, low, high, not theirs)
+            board[at] = code
+            board[to] = taken
+            return result
     if balance <= low:
         return low if low < high else high
     return balance if balance < high else high
-
-
-# Beyond any exchange's balance (16 pieces of at most 5000 each side).
-_EXCHANGE_BOUND: Final = 1 << 20
-# The squares an exchange's recapturing pieces left, each with its code (``code << 7 | square``), for it to put back:
-# more entries than pieces on a board. One vector for every call (a search runs in one thread, and compiled, exchange
-# never yields the interpreter lock), where an int packing 11 bits a recapture (it outgrows 64 bits after six) was
-# boxed arithmetic at every recapture.
-_LEFT: Final = vec[i64]([0] * 32)
