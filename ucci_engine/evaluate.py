@@ -19,7 +19,7 @@ from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, BISHOP, BLACK_SIDE, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM,
-    PAWN_FROM_AT, RAY_AT, RAY_TO, RED_SIDE, ROOK, SQUARES, rank_of,
+    PAWN_FROM_AT, RAY_STEP, RAY_STOP, RED_SIDE, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -272,28 +272,29 @@ def side_lines(board: vec[i64], king: i64, side: i64, weights: vec[i64]) -> i64:
     (:meth:`ucci_engine.position.Position.make`). No list is made: the evaluation calls it at every node."""
     total: i64 = 0
     d: i64
-    i: i64
     sign: i64 = 2 * side - 1
     enemy: i64 = (side ^ 1) << 3
     cannon, rook = enemy | CANNON, enemy | ROOK
-    rays: i64 = king * 4
     for d in range(4):
         met: i64 = 0
-        for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
-            code: i64 = board[RAY_TO[i]]
-            if code == 0:
-                continue
-            met += 1
-            if met == 1:
-                if code == cannon:
-                    total += sign * weights[0 if d < 2 else 1]
-            elif met == 2:
-                if code == rook:
-                    total += sign * weights[3]
-            else:
-                if code == cannon:
-                    total += sign * weights[2]
-                break
+        step: i64 = RAY_STEP[d]
+        stop: i64 = RAY_STOP[king * 4 + d]
+        t: i64 = king + step
+        while t != stop:
+            code: i64 = board[t]
+            if code != 0:
+                met += 1
+                if met == 1:
+                    if code == cannon:
+                        total += sign * weights[0 if d < 2 else 1]
+                elif met == 2:
+                    if code == rook:
+                        total += sign * weights[3]
+                else:
+                    if code == cannon:
+                        total += sign * weights[2]
+                    break
+            t += step
     return total
 
 
@@ -371,10 +372,13 @@ def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
             return f
     rook, cannon = enemy | ROOK, enemy | CANNON
     rook_at: i64 = -1
-    for k in range(sq * 4, sq * 4 + 4):
+    d: i64
+    for d in range(4):
         screened = False
-        for i in range(RAY_AT[k], RAY_AT[k + 1]):
-            t = RAY_TO[i]
+        step: i64 = RAY_STEP[d]
+        stop: i64 = RAY_STOP[sq * 4 + d]
+        t = sq + step
+        while t != stop:
             q = board[t]
             if q != 0:
                 if screened:
@@ -384,6 +388,7 @@ def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
                 if q == rook:
                     rook_at = t
                 screened = True
+            t += step
     if rook_at >= 0:
         return rook_at
     king: i64 = enemy | KING
