@@ -203,7 +203,7 @@ def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64,
     move (``acc`` a copy).
 
     One pass over the hidden units for both, two at a time: a code 0 has no weights (its rows are zeros), so a
-    null move's missing terms add nothing and need no branch of their own; a quiet move skips the captured row.
+    quiet move's or a null move's missing terms add nothing and need no branch of their own.
     """
     pairs = net.pairs
     out = net.out_padded
@@ -217,9 +217,7 @@ def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64,
     a: i64
     b: i64
     for j in range(half):
-        x: i64 = parent[j] + pairs[add + j] - pairs[sub + j]
-        if captured:  # loop-invariant: the compiler makes the loop twice, and a quiet move's never reads the zeros of code 0
-            x -= pairs[gone + j]
+        x: i64 = parent[j] + pairs[add + j] - pairs[sub + j] - pairs[gone + j]
         acc[j] = x
         a, b = nn_lanes(x)
         # Each clipped to an i64 bound: ``a if a < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its
