@@ -413,13 +413,31 @@ def exchange(board: vec[i64], move: int) -> int:
     >>> exchange(pos.board, parse_move("e5e6"))
     -185
     """
+    return _exchange(board, move, -_EXCHANGE_BOUND, _EXCHANGE_BOUND)
+
+
+def exchange_loses(board: vec[i64], move: i64) -> bool:
+    """Whether :func:`exchange` of ``move`` is below 0, all the search asks: found in the window (-1, 0), which
+    stops the recaptures as soon as the sign is known (for the search's exchanges in the bench positions to depth 6,
+    see docs/results/xiangqi.md, "the exchange's sign alone").
+
+    >>> from ucci_engine.position import Position
+    >>> from ucci_engine.tables import parse_move
+    >>> exchange_loses(Position.from_fen("3k5/3n5/9/4p4/4R4/9/9/9/9/5K3 w").board, parse_move("e5e6"))
+    True
+    """
+    return _exchange(board, move, -1, 0) < 0
+
+
+def _exchange(board: vec[i64], move: i64, low: i64, high: i64) -> i64:
+    """:func:`exchange` of ``move`` clamped to [``low``, ``high``]."""
     frm: i64 = move >> 7
     to: i64 = move & 127
     victim: i64 = board[to]
     piece: i64 = board[frm]
     board[to] = piece
     board[frm] = 0
-    result = _recaptures(board, to, (piece >> 3) ^ 1, SEE_VALUE[victim & 7], -_EXCHANGE_BOUND, _EXCHANGE_BOUND, True)
+    result = _recaptures(board, to, (piece >> 3) ^ 1, SEE_VALUE[victim & 7], low, high, True)
     board[frm] = piece
     board[to] = victim
     return result
@@ -430,11 +448,13 @@ _EXCHANGE_BOUND: Final = 1 << 20
 
 
 def _recaptures(board: vec[i64], to: i64, side: i64, balance: i64, low: i64, high: i64, theirs: bool) -> i64:
-    """:func:`exchange` from where ``side`` may recapture on ``to``, the mover's balance ``balance`` so far.
+    """:func:`exchange` from where ``side`` may recapture on ``to``, the mover's balance ``balance`` so far, clamped
+    to [``low``, ``high``].
 
     With b0, b1, ... the mover's material balance after each capture, and each side free to stop before its
     next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front into the bounds ``low``
-    and ``high``, it is decided once low reaches high. ``theirs``: whether the next capture is the opponent's.
+    and ``high`` (as alpha and beta), it is decided once low reaches high. ``theirs``: whether the next capture is
+    the opponent's.
     One call a recapture, which puts its piece back as it returns: the board is left as it was, with no
     scratch of squares to undo (a module's vector was one more state shared by every caller).
     """
