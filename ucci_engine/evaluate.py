@@ -67,19 +67,22 @@ TEMPO: Final = 3
 NN_FILE: Final = "xiangqi-nn.txt"
 NN_ACTIVE: Final = 64
 NN_OUT_SCALE: Final = 8
-# Two hidden units share one i64 of the packed first layer and accumulators (nn_pack): the lower unit, and the
-# upper times NN_LANE. A sum of packed rows is the packed sum of the rows while each unit's sum stays within
-# +-2^31 (exact integers, so compiled and pure agree), which NN_WEIGHT_BOUND guarantees for the bias and 32
-# pieces. Half the loads and stores a step: the bench positions to depth 6 with the net on, see
-# docs/results/xiangqi.md ("Order keys picked, the net's units in pairs").
-NN_LANE: Final = 1 << 32
-NN_HALF_LANE: Final = 1 << 31
-NN_WEIGHT_BOUND: Final = 1 << 25
+# NN_LANES hidden units share one i64 of the packed first layer and accumulators (nn_pack): unit k of an entry
+# times NN_LANE ** k. A sum of packed rows is the packed sum of the rows while each unit's sum stays within
+# +-NN_HALF_LANE (exact integers, so compiled and pure agree), which NN_WEIGHT_BOUND guarantees for the bias and 32
+# pieces (33 terms); the shipped net's largest is 98. A quarter of the loads and stores a step: the bench positions
+# to depth 6 with the net on, see docs/results/xiangqi.md ("the net's units in fours").
+NN_LANES: Final = 4  # nn_step reads the four by name
+NN_LANE_BITS: Final = 16
+NN_LANE: Final = 1 << NN_LANE_BITS
+NN_HALF_LANE: Final = 1 << (NN_LANE_BITS - 1)
+NN_WEIGHT_BOUND: Final = NN_HALF_LANE // 33
 
 
 class Network:
     """The network's integer weights: ``first[(code * 90 + sq) * hidden + h]``, ``bias[h]``, ``out[h]``, ``out_bias``;
-    the first layer also packed (``pairs``, rows of ``half`` entries: :func:`nn_pack`) and ``out`` padded to ``2 * half``."""
+    the first layer also packed (``packed``, rows of ``width`` entries: :func:`nn_pack`) and ``out`` padded to
+    ``NN_LANES * width``."""
 
     def __init__(self, hidden: int, first: vec[i64], bias: vec[i64], out: vec[i64], out_bias: int) -> None:
         self.hidden: i64 = hidden
@@ -87,9 +90,9 @@ class Network:
         self.bias = bias
         self.out = out
         self.out_bias: i64 = out_bias
-        self.half: i64 = (hidden + 1) // 2
-        self.pairs = nn_pack(first, hidden)
-        self.out_padded = vec[i64](list(out) + [0] * (2 * self.half - hidden))
+        self.width: i64 = nn_width(hidden)
+        self.packed = nn_pack(first, hidden)
+        self.out_padded = vec[i64](list(out) + [0] * (NN_LANES * self.width - hidden))
 
 
 def parse_network(text: str) -> Network:
@@ -125,13 +128,13 @@ def parse_network(text: str) -> Network:
     if hidden == 0 or len(bias) != hidden or len(out) != hidden:
         raise ValueError("the network needs hidden, bias and out lines of matching lengths")
     if any(abs(b) >= NN_WEIGHT_BOUND for b in bias):
-        raise ValueError(f"a bias of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
+        raise ValueError(f"a bias of {NN_WEIGHT_BOUND} or more (the accumulator's units are {NN_LANE_BITS}-bit lanes)")
     first = vec[i64]([0] * (16 * SQUARES * hidden))
     for code, sq, weights in rows:
         if len(weights) != hidden:
             raise ValueError(f"w {code} {sq} has {len(weights)} weights, not {hidden}")
         if any(abs(w) >= NN_WEIGHT_BOUND for w in weights):
-            raise ValueError(f"w {code} {sq} has a weight of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
+            raise ValueError(f"w {code} {sq} has a weight of {NN_WEIGHT_BOUND} or more (the accumulator's units are {NN_LANE_BITS}-bit lanes)")
         for h in range(hidden):
             first[(code * SQUARES + sq) * hidden + h] = weights[h]
     return Network(hidden, first, vec[i64](bias), vec[i64](out), out_bias)
@@ -160,40 +163,49 @@ def nn_refresh(net: Network, board: vec[i64]) -> vec[i64]:
     return acc
 
 
-def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
-    """Rows of ``hidden`` units (a first layer or an accumulator) packed two units to an entry (see NN_LANE).
+def nn_width(hidden: i64) -> i64:
+    """The entries of a packed row of ``hidden`` units (:func:`nn_pack`)."""
+    return (hidden + NN_LANES - 1) // NN_LANES
 
-    >>> list(nn_pack(vec[i64]([1, -2, 3, 4, 5, 6]), 3)), list(nn_unpack(nn_pack(vec[i64]([1, -2, 3]), 3), 3))
-    ([-8589934591, 3, 21474836484, 6], [1, -2, 3])
+
+def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
+    """Rows of ``hidden`` units (a first layer or an accumulator) packed NN_LANES units to an entry (see NN_LANE).
+
+    >>> list(nn_pack(vec[i64]([1, -2, 3, 4, 5, 6]), 3)), list(nn_unpack(nn_pack(vec[i64]([1, -2, 3, 4, -5]), 5), 5))
+    ([12884770817, 25770131460], [1, -2, 3, 4, -5])
     """
-    half: i64 = (hidden + 1) // 2
-    packed = vec[i64]([0] * (len(values) // hidden * half))
+    width = nn_width(hidden)
+    packed = vec[i64]([0] * (len(values) // hidden * width))
     r: i64
-    j: i64
+    h: i64
     for r in range(len(values) // hidden):
-        for j in range(half):
-            upper: i64 = values[r * hidden + 2 * j + 1] if 2 * j + 1 < hidden else 0
-            packed[r * half + j] = values[r * hidden + 2 * j] + upper * NN_LANE
+        for h in range(hidden - 1, -1, -1):  # from the top unit of the row down: each entry's are summed as in Horner's rule
+            j: i64 = r * width + h // NN_LANES
+            packed[j] = packed[j] * NN_LANE + values[r * hidden + h]
     return packed
 
 
 def nn_unpack(packed: vec[i64], hidden: i64) -> vec[i64]:
     """The ``hidden`` units of one packed accumulator (:func:`nn_pack`)."""
-    units = vec[i64]([0] * (2 * len(packed)))
+    units = vec[i64]([0] * (NN_LANES * len(packed)))
     j: i64
+    k: i64
     for j in range(len(packed)):
-        units[2 * j], units[2 * j + 1] = nn_lanes(packed[j])
+        x: i64 = packed[j]
+        for k in range(NN_LANES * j, NN_LANES * j + NN_LANES):
+            units[k], x = nn_split(x)
     return units[:hidden]
 
 
-def nn_lanes(x: i64) -> tuple[i64, i64]:
-    """The two units of the packed entry ``x``: the lower sign-extended from the low 32 bits, the upper what is left.
+def nn_split(x: i64) -> tuple[i64, i64]:
+    """The lowest unit of the packed entry ``x``, sign-extended from its NN_LANE_BITS bits, and the entry of the units
+    above it.
 
-    >>> nn_lanes(nn_pack(vec[i64]([-5, 7]), 2)[0])
+    >>> nn_split(nn_pack(vec[i64]([-5, 7]), 2)[0])
     (-5, 7)
     """
-    lower: i64 = ((x + NN_HALF_LANE) & (NN_LANE - 1)) - NN_HALF_LANE
-    return lower, (x - lower) >> 32
+    low: i64 = ((x + NN_HALF_LANE) & (NN_LANE - 1)) - NN_HALF_LANE
+    return low, (x - low) >> NN_LANE_BITS
 
 
 def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64, to: i64, captured: i64) -> i64:
@@ -202,41 +214,50 @@ def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64,
     evaluation's units; the packed accumulator after the move is written to ``acc``. ``piece`` 0 is a null
     move (``acc`` a copy).
 
-    One pass over the hidden units for both, two at a time: a code 0 has no weights (its rows are zeros), so a
+    One pass over the hidden units for both, NN_LANES at a time: a code 0 has no weights (its rows are zeros), so a
     quiet move's or a null move's missing terms add nothing and need no branch of their own.
     """
-    pairs = net.pairs
+    packed = net.packed
     out = net.out_padded
-    half = net.half
-    add: i64 = (piece * SQUARES + to) * half
-    sub: i64 = (piece * SQUARES + frm) * half
-    gone: i64 = (captured * SQUARES + to) * half
-    top: i64 = NN_ACTIVE
+    width = net.width
+    add: i64 = (piece * SQUARES + to) * width
+    sub: i64 = (piece * SQUARES + frm) * width
+    gone: i64 = (captured * SQUARES + to) * width
     total: i64 = 0
     j: i64
-    a: i64
-    b: i64
-    for j in range(half):
-        x: i64 = parent[j] + pairs[add + j] - pairs[sub + j] - pairs[gone + j]
+    u: i64
+    for j in range(width):
+        x: i64 = parent[j] + packed[add + j] - packed[sub + j] - packed[gone + j]
         acc[j] = x
-        a, b = nn_lanes(x)
-        # Each clipped to an i64 bound: ``a if a < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its
-        # product was a boxed multiplication, a quarter of the engine's instructions with the net on.
-        if a > 0:
-            if a > top:
-                a = top
-            total += out[2 * j] * a
-        if b > 0:
-            if b > top:
-                b = top
-            total += out[2 * j + 1] * b
+        # The four units one after another, not in a loop of NN_LANES: compiled, that loop spilt the step's indexes
+        # to memory (+27.5 M instructions in the bench positions to depth 6, docs/results/xiangqi.md).
+        k: i64 = NN_LANES * j
+        u, x = nn_split(x)
+        total += nn_active(u, out[k])
+        u, x = nn_split(x)
+        total += nn_active(u, out[k + 1])
+        u, x = nn_split(x)
+        total += nn_active(u, out[k + 2])
+        total += nn_active(x, out[k + 3])
     return total // (NN_ACTIVE * NN_OUT_SCALE) + net.out_bias
+
+
+def nn_active(unit: i64, weight: i64) -> i64:
+    """``weight`` times the activation of ``unit``, clipped to [0, NN_ACTIVE]."""
+    # Clipped to an i64 bound: ``unit if unit < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its product was
+    # a boxed multiplication, a quarter of the engine's instructions with the net on.
+    top: i64 = NN_ACTIVE
+    if unit <= 0:
+        return 0
+    if unit > top:
+        unit = top
+    return weight * unit
 
 
 def nn_output(net: Network, acc: vec[i64]) -> i64:
     """The network's score of the accumulator ``acc`` (one unit an entry, as :func:`nn_refresh` makes it), red's
     point of view, in the hand evaluation's units."""
-    return nn_step(net, nn_pack(acc, net.hidden), vec[i64]([0] * net.half), 0, 0, 0, 0)
+    return nn_step(net, nn_pack(acc, net.hidden), vec[i64]([0] * net.width), 0, 0, 0, 0)
 
 
 # --- the king lines ----------------------------------------------------------------------------

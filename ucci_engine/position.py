@@ -186,7 +186,7 @@ class Ply:
         self.red_lines: i64 = UNKNOWN_LINES
         self.black_lines: i64 = UNKNOWN_LINES
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
-        # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
+        # The learned evaluation's accumulator of the position (packed, NN_LANES units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
         self.acc = vec[i64]()
         self.nn: i64 = 0
@@ -510,8 +510,8 @@ class Position(NativeMoves):
         i: i64
         for i in range(k + 1, n + 1):
             ply = plies[i]
-            if len(ply.acc) != net.half:
-                ply.acc = vec[i64]([0] * net.half)
+            if len(ply.acc) != net.width:
+                ply.acc = vec[i64]([0] * net.width)
             move: i64 = ply.move
             ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
             ply.fresh = True
