@@ -4,7 +4,7 @@ moves near the leaves); a move to a square the other side cannot take on with pr
 import pytest
 
 from conftest import random_games
-from ucci_engine.evaluate import SEE_VALUE, exchange, least_attacker
+from ucci_engine.evaluate import SEE_VALUE, exchange, exchange_loses, least_attacker
 from ucci_engine.position import Position
 from ucci_engine.tables import parse_move
 
@@ -50,7 +50,9 @@ def test_exchange_matches_the_swap_list_and_leaves_the_board_as_it_was() -> None
     for pos, _ in random_games(7, 20, 120):
         before = pos.board[:]
         for m in pos.moves():
-            assert exchange(pos.board, m) == swap_list_exchange(pos.board, m), (pos.fen(), m)
+            value = swap_list_exchange(pos.board, m)
+            assert exchange(pos.board, m) == value, (pos.fen(), m)
+            assert exchange_loses(pos.board, m) is (value < 0), (pos.fen(), m)
             assert pos.board == before
             checked += 1
     assert checked > 20000

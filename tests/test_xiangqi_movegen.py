@@ -7,7 +7,7 @@ import pytest
 from conftest import DATA, random_games
 from ucci_engine.movegen import attacked, checks_after, generate, uncovered
 from ucci_engine.position import START_FEN, Position
-from ucci_engine.tables import KING, move_name
+from ucci_engine.tables import KING, RAY_STEP, RAY_STOP, RAYS, SQUARES, move_name
 
 
 def perft_cases() -> list[tuple[str, str, list[int]]]:
@@ -221,3 +221,14 @@ def test_the_native_moves_and_orders_are_those_of_the_lists() -> None:
             captures += sum(order != 0 for order in orders)
         checks += pos.in_check()
     assert checks > 30 and captures > 10000
+
+
+def test_each_ray_walked_by_its_step_up_to_its_stop_is_the_ray() -> None:
+    for sq in range(SQUARES):
+        for d in range(4):
+            walked, to = [], sq + RAY_STEP[d]
+            while to != RAY_STOP[sq * 4 + d]:
+                assert 0 <= to < SQUARES and len(walked) < 10, (sq, d, walked)
+                walked.append(to)
+                to += RAY_STEP[d]
+            assert walked == list(RAYS[sq][d]), (sq, d)

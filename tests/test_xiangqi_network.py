@@ -13,7 +13,7 @@ import pytest
 from tools import xq_nn_data  # tests/tools: the training data's generator
 
 from ucci_engine.engine import Engine
-from ucci_engine.evaluate import TEMPO, Network, lines_in_units, load_network, nn_output, nn_refresh, parse_network, weighed_lines
+from ucci_engine.evaluate import NN_WEIGHT_BOUND, TEMPO, Network, lines_in_units, load_network, nn_output, nn_refresh, parse_network, weighed_lines
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import parse_move
 
@@ -131,12 +131,12 @@ def test_the_network_is_on_by_default_and_the_option_switches_it_off_for_the_gam
     assert engine.position.net is not None and engine.static_eval() == learned
 
 
-def test_an_odd_number_of_units_with_weights_near_their_bound_stay_apart_in_the_packed_accumulator() -> None:
+def test_units_that_do_not_fill_their_entries_with_weights_near_their_bound_stay_apart_in_the_packed_accumulator() -> None:
     rng = random.Random(7)
-    bound = (1 << 25) - 1  # the largest weight a file may have: 33 terms of it still fit a unit's 32-bit lane
+    bound = NN_WEIGHT_BOUND - 1  # the largest weight a file may have: 33 terms of it still fit a unit's lane
     codes = [c for c in range(1, 16) if c != 8]
-    lines = ["hidden 3", "bias " + " ".join(str(rng.choice([-bound, bound])) for _ in range(3)), "out 5 -7 9", "outbias 1"]
-    lines += [f"w {c} {sq} " + " ".join(str(rng.choice([-bound, bound, rng.randint(-bound, bound)])) for _ in range(3))
+    lines = ["hidden 5", "bias " + " ".join(str(rng.choice([-bound, bound])) for _ in range(5)), "out 5 -7 9 -3 4", "outbias 1"]
+    lines += [f"w {c} {sq} " + " ".join(str(rng.choice([-bound, bound, rng.randint(-bound, bound)])) for _ in range(5))
               for c in codes for sq in range(90)]
     net = parse_network("\n".join(lines) + "\n")
     pos = Position.from_fen(MIDDLE_GAME, net=net)
@@ -151,7 +151,7 @@ def test_an_odd_number_of_units_with_weights_near_their_bound_stay_apart_in_the_
 
 @pytest.mark.parametrize("text", ["", "hidden 2\nbias 1\nout 1 2\n", "hidden 1\nbias 0\nout 1\nw 5 0 1 2\n",
                                   "hidden 1\nbias 0\nout 1\nw 8 0 1\n", "hidden x\n", "weights 1 2\n",
-                                  "hidden 1\nbias 33554432\nout 1\n", "hidden 1\nbias 0\nout 1\nw 5 0 -33554432\n"])
+                                  f"hidden 1\nbias {NN_WEIGHT_BOUND}\nout 1\n", f"hidden 1\nbias 0\nout 1\nw 5 0 -{NN_WEIGHT_BOUND}\n"])
 def test_a_broken_network_file_is_refused_with_a_reason(text: str) -> None:
     with pytest.raises(ValueError):
         parse_network(text)

@@ -19,7 +19,7 @@ from mypy_extensions import i64
 
 from ucci_engine.tables import (
     ADVISOR, BISHOP, BLACK_SIDE, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, PAWN, PAWN_FROM,
-    PAWN_FROM_AT, RAY_AT, RAY_TO, RED_SIDE, ROOK, SQUARES, rank_of,
+    PAWN_FROM_AT, RAY_STEP, RAY_STOP, RED_SIDE, ROOK, SQUARES, rank_of,
 )
 from ucci_engine.weights import MATERIAL, PIECE_SQUARE, TERM_WEIGHTS
 
@@ -67,19 +67,22 @@ TEMPO: Final = 3
 NN_FILE: Final = "xiangqi-nn.txt"
 NN_ACTIVE: Final = 64
 NN_OUT_SCALE: Final = 8
-# Two hidden units share one i64 of the packed first layer and accumulators (nn_pack): the lower unit, and the
-# upper times NN_LANE. A sum of packed rows is the packed sum of the rows while each unit's sum stays within
-# +-2^31 (exact integers, so compiled and pure agree), which NN_WEIGHT_BOUND guarantees for the bias and 32
-# pieces. Half the loads and stores a step: the bench positions to depth 6 with the net on, see
-# docs/results/xiangqi.md ("Order keys picked, the net's units in pairs").
-NN_LANE: Final = 1 << 32
-NN_HALF_LANE: Final = 1 << 31
-NN_WEIGHT_BOUND: Final = 1 << 25
+# NN_LANES hidden units share one i64 of the packed first layer and accumulators (nn_pack): unit k of an entry
+# times NN_LANE ** k. A sum of packed rows is the packed sum of the rows while each unit's sum stays within
+# +-NN_HALF_LANE (exact integers, so compiled and pure agree), which NN_WEIGHT_BOUND guarantees for the bias and 32
+# pieces (33 terms); the shipped net's largest is 98. A quarter of the loads and stores a step: nn_step 4.6 % cheaper
+# than with two units an entry in the bench positions to depth 6 (docs/results/xiangqi.md, "the net's units in fours").
+NN_LANES: Final = 4  # nn_step reads the four by name
+NN_LANE_BITS: Final = 16
+NN_LANE: Final = 1 << NN_LANE_BITS
+NN_HALF_LANE: Final = 1 << (NN_LANE_BITS - 1)
+NN_WEIGHT_BOUND: Final = NN_HALF_LANE // 33
 
 
 class Network:
     """The network's integer weights: ``first[(code * 90 + sq) * hidden + h]``, ``bias[h]``, ``out[h]``, ``out_bias``;
-    the first layer also packed (``pairs``, rows of ``half`` entries: :func:`nn_pack`) and ``out`` padded to ``2 * half``."""
+    the first layer also packed (``packed``, rows of ``width`` entries: :func:`nn_pack`) and ``out`` padded to
+    ``NN_LANES * width``."""
 
     def __init__(self, hidden: int, first: vec[i64], bias: vec[i64], out: vec[i64], out_bias: int) -> None:
         self.hidden: i64 = hidden
@@ -87,9 +90,9 @@ class Network:
         self.bias = bias
         self.out = out
         self.out_bias: i64 = out_bias
-        self.half: i64 = (hidden + 1) // 2
-        self.pairs = nn_pack(first, hidden)
-        self.out_padded = vec[i64](list(out) + [0] * (2 * self.half - hidden))
+        self.width: i64 = nn_width(hidden)
+        self.packed = nn_pack(first, hidden)
+        self.out_padded = vec[i64](list(out) + [0] * (NN_LANES * self.width - hidden))
 
 
 def parse_network(text: str) -> Network:
@@ -125,13 +128,13 @@ def parse_network(text: str) -> Network:
     if hidden == 0 or len(bias) != hidden or len(out) != hidden:
         raise ValueError("the network needs hidden, bias and out lines of matching lengths")
     if any(abs(b) >= NN_WEIGHT_BOUND for b in bias):
-        raise ValueError(f"a bias of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
+        raise ValueError(f"a bias of {NN_WEIGHT_BOUND} or more (the accumulator's units are {NN_LANE_BITS}-bit lanes)")
     first = vec[i64]([0] * (16 * SQUARES * hidden))
     for code, sq, weights in rows:
         if len(weights) != hidden:
             raise ValueError(f"w {code} {sq} has {len(weights)} weights, not {hidden}")
         if any(abs(w) >= NN_WEIGHT_BOUND for w in weights):
-            raise ValueError(f"w {code} {sq} has a weight of {NN_WEIGHT_BOUND} or more (the accumulator's units are 32-bit lanes)")
+            raise ValueError(f"w {code} {sq} has a weight of {NN_WEIGHT_BOUND} or more (the accumulator's units are {NN_LANE_BITS}-bit lanes)")
         for h in range(hidden):
             first[(code * SQUARES + sq) * hidden + h] = weights[h]
     return Network(hidden, first, vec[i64](bias), vec[i64](out), out_bias)
@@ -160,34 +163,49 @@ def nn_refresh(net: Network, board: vec[i64]) -> vec[i64]:
     return acc
 
 
-def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
-    """Rows of ``hidden`` units (a first layer or an accumulator) packed two units to an entry (see NN_LANE).
+def nn_width(hidden: i64) -> i64:
+    """The entries of a packed row of ``hidden`` units (:func:`nn_pack`)."""
+    return (hidden + NN_LANES - 1) // NN_LANES
 
-    >>> list(nn_pack(vec[i64]([1, -2, 3, 4, 5, 6]), 3)), list(nn_unpack(nn_pack(vec[i64]([1, -2, 3]), 3), 3))
-    ([-8589934591, 3, 21474836484, 6], [1, -2, 3])
+
+def nn_pack(values: vec[i64], hidden: i64) -> vec[i64]:
+    """Rows of ``hidden`` units (a first layer or an accumulator) packed NN_LANES units to an entry (see NN_LANE).
+
+    >>> list(nn_pack(vec[i64]([1, -2, 3, 4, 5, 6]), 3)), list(nn_unpack(nn_pack(vec[i64]([1, -2, 3, 4, -5]), 5), 5))
+    ([12884770817, 25770131460], [1, -2, 3, 4, -5])
     """
-    half: i64 = (hidden + 1) // 2
-    packed = vec[i64]([0] * (len(values) // hidden * half))
+    width = nn_width(hidden)
+    packed = vec[i64]([0] * (len(values) // hidden * width))
     r: i64
-    j: i64
+    h: i64
     for r in range(len(values) // hidden):
-        for j in range(half):
-            upper: i64 = values[r * hidden + 2 * j + 1] if 2 * j + 1 < hidden else 0
-            packed[r * half + j] = values[r * hidden + 2 * j] + upper * NN_LANE
+        for h in range(hidden - 1, -1, -1):  # from the top unit of the row down: each entry's are summed as in Horner's rule
+            j: i64 = r * width + h // NN_LANES
+            packed[j] = packed[j] * NN_LANE + values[r * hidden + h]
     return packed
 
 
 def nn_unpack(packed: vec[i64], hidden: i64) -> vec[i64]:
     """The ``hidden`` units of one packed accumulator (:func:`nn_pack`)."""
-    units = vec[i64]([0] * (2 * len(packed)))
-    half: i64 = NN_HALF_LANE
+    units = vec[i64]([0] * (NN_LANES * len(packed)))
     j: i64
+    k: i64
     for j in range(len(packed)):
         x: i64 = packed[j]
-        lower: i64 = ((x + half) & (NN_LANE - 1)) - half
-        units[2 * j] = lower
-        units[2 * j + 1] = (x - lower) >> 32
+        for k in range(NN_LANES * j, NN_LANES * j + NN_LANES):
+            units[k], x = nn_split(x)
     return units[:hidden]
+
+
+def nn_split(x: i64) -> tuple[i64, i64]:
+    """The lowest unit of the packed entry ``x``, sign-extended from its NN_LANE_BITS bits, and the entry of the units
+    above it.
+
+    >>> nn_split(nn_pack(vec[i64]([-5, 7]), 2)[0])
+    (-5, 7)
+    """
+    low: i64 = ((x + NN_HALF_LANE) & (NN_LANE - 1)) - NN_HALF_LANE
+    return low, (x - low) >> NN_LANE_BITS
 
 
 def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64, to: i64, captured: i64) -> i64:
@@ -196,42 +214,50 @@ def nn_step(net: Network, parent: vec[i64], acc: vec[i64], piece: i64, frm: i64,
     evaluation's units; the packed accumulator after the move is written to ``acc``. ``piece`` 0 is a null
     move (``acc`` a copy).
 
-    One pass over the hidden units for both, two at a time: a code 0 has no weights (its rows are zeros), so a
+    One pass over the hidden units for both, NN_LANES at a time: a code 0 has no weights (its rows are zeros), so a
     quiet move's or a null move's missing terms add nothing and need no branch of their own.
     """
-    pairs = net.pairs
+    packed = net.packed
     out = net.out_padded
-    half = net.half
-    add: i64 = (piece * SQUARES + to) * half
-    sub: i64 = (piece * SQUARES + frm) * half
-    gone: i64 = (captured * SQUARES + to) * half
-    top: i64 = NN_ACTIVE
-    lane: i64 = NN_HALF_LANE
+    width = net.width
+    add: i64 = (piece * SQUARES + to) * width
+    sub: i64 = (piece * SQUARES + frm) * width
+    gone: i64 = (captured * SQUARES + to) * width
     total: i64 = 0
     j: i64
-    for j in range(half):
-        x: i64 = parent[j] + pairs[add + j] - pairs[sub + j] - pairs[gone + j]
+    u: i64
+    for j in range(width):
+        x: i64 = parent[j] + packed[add + j] - packed[sub + j] - packed[gone + j]
         acc[j] = x
-        # The two units: the lower sign-extended from the low 32 bits, the upper what is left.
-        a: i64 = ((x + lane) & (NN_LANE - 1)) - lane
-        b: i64 = (x - a) >> 32
-        # Each clipped to an i64 bound: ``a if a < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its
-        # product was a boxed multiplication, a quarter of the engine's instructions with the net on.
-        if a > 0:
-            if a > top:
-                a = top
-            total += out[2 * j] * a
-        if b > 0:
-            if b > top:
-                b = top
-            total += out[2 * j + 1] * b
+        # The four units one after another, not in a loop of NN_LANES: compiled, that loop spilt the step's indexes
+        # to memory (+30 M instructions in the bench positions to depth 6, docs/results/xiangqi.md).
+        k: i64 = NN_LANES * j
+        u, x = nn_split(x)
+        total += nn_active(u, out[k])
+        u, x = nn_split(x)
+        total += nn_active(u, out[k + 1])
+        u, x = nn_split(x)
+        total += nn_active(u, out[k + 2])
+        total += nn_active(x, out[k + 3])
     return total // (NN_ACTIVE * NN_OUT_SCALE) + net.out_bias
+
+
+def nn_active(unit: i64, weight: i64) -> i64:
+    """``weight`` times the activation of ``unit``, clipped to [0, NN_ACTIVE]."""
+    # Clipped to an i64 bound: ``unit if unit < NN_ACTIVE else NN_ACTIVE`` is an ``int``, and compiled its product was
+    # a boxed multiplication, a quarter of the engine's instructions with the net on.
+    top: i64 = NN_ACTIVE
+    if unit <= 0:
+        return 0
+    if unit > top:
+        unit = top
+    return weight * unit
 
 
 def nn_output(net: Network, acc: vec[i64]) -> i64:
     """The network's score of the accumulator ``acc`` (one unit an entry, as :func:`nn_refresh` makes it), red's
     point of view, in the hand evaluation's units."""
-    return nn_step(net, nn_pack(acc, net.hidden), vec[i64]([0] * net.half), 0, 0, 0, 0)
+    return nn_step(net, nn_pack(acc, net.hidden), vec[i64]([0] * net.width), 0, 0, 0, 0)
 
 
 # --- the king lines ----------------------------------------------------------------------------
@@ -267,28 +293,29 @@ def side_lines(board: vec[i64], king: i64, side: i64, weights: vec[i64]) -> i64:
     (:meth:`ucci_engine.position.Position.make`). No list is made: the evaluation calls it at every node."""
     total: i64 = 0
     d: i64
-    i: i64
     sign: i64 = 2 * side - 1
     enemy: i64 = (side ^ 1) << 3
     cannon, rook = enemy | CANNON, enemy | ROOK
-    rays: i64 = king * 4
     for d in range(4):
         met: i64 = 0
-        for i in range(RAY_AT[rays + d], RAY_AT[rays + d + 1]):
-            code: i64 = board[RAY_TO[i]]
-            if code == 0:
-                continue
-            met += 1
-            if met == 1:
-                if code == cannon:
-                    total += sign * weights[0 if d < 2 else 1]
-            elif met == 2:
-                if code == rook:
-                    total += sign * weights[3]
-            else:
-                if code == cannon:
-                    total += sign * weights[2]
-                break
+        step: i64 = RAY_STEP[d]
+        stop: i64 = RAY_STOP[king * 4 + d]
+        t: i64 = king + step
+        while t != stop:
+            code: i64 = board[t]
+            if code != 0:
+                met += 1
+                if met == 1:
+                    if code == cannon:
+                        total += sign * weights[0 if d < 2 else 1]
+                elif met == 2:
+                    if code == rook:
+                        total += sign * weights[3]
+                else:
+                    if code == cannon:
+                        total += sign * weights[2]
+                    break
+            t += step
     return total
 
 
@@ -366,10 +393,13 @@ def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
             return f
     rook, cannon = enemy | ROOK, enemy | CANNON
     rook_at: i64 = -1
-    for k in range(sq * 4, sq * 4 + 4):
+    d: i64
+    for d in range(4):
         screened = False
-        for i in range(RAY_AT[k], RAY_AT[k + 1]):
-            t = RAY_TO[i]
+        step: i64 = RAY_STEP[d]
+        stop: i64 = RAY_STOP[sq * 4 + d]
+        t = sq + step
+        while t != stop:
             q = board[t]
             if q != 0:
                 if screened:
@@ -379,6 +409,7 @@ def least_attacker(board: vec[i64], sq: i64, side: i64) -> i64:
                 if q == rook:
                     rook_at = t
                 screened = True
+            t += step
     if rook_at >= 0:
         return rook_at
     king: i64 = enemy | KING
@@ -403,57 +434,68 @@ def exchange(board: vec[i64], move: int) -> int:
     >>> exchange(pos.board, parse_move("e5e6"))
     -185
     """
+    return _exchange(board, move, -_EXCHANGE_BOUND, _EXCHANGE_BOUND)
+
+
+def exchange_loses(board: vec[i64], move: i64) -> bool:
+    """Whether :func:`exchange` of ``move`` is below 0, all the search asks: found in the window (-1, 0), which
+    stops the recaptures as soon as the sign is known (0.3 % fewer instructions a node in the bench positions to
+    depth 6: docs/results/xiangqi.md, "the exchange's sign alone").
+
+    >>> from ucci_engine.position import Position
+    >>> from ucci_engine.tables import parse_move
+    >>> exchange_loses(Position.from_fen("3k5/3n5/9/4p4/4R4/9/9/9/9/5K3 w").board, parse_move("e5e6"))
+    True
+    """
+    return _exchange(board, move, -1, 0) < 0
+
+
+def _exchange(board: vec[i64], move: i64, low: i64, high: i64) -> i64:
+    """:func:`exchange` of ``move`` clamped to [``low``, ``high``]."""
     frm: i64 = move >> 7
     to: i64 = move & 127
     victim: i64 = board[to]
     piece: i64 = board[frm]
     board[to] = piece
     board[frm] = 0
-    # With b0, b1, ... the mover's material balance after each capture, and each side free to stop
-    # before its next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front
-    # into bounds low and high, it is decided once low reaches high. No list is made: the squares
-    # the recapturing pieces left, with their codes, go to _LEFT.
-    balance: i64 = SEE_VALUE[victim & 7]
-    low: i64 = -_EXCHANGE_BOUND
-    high: i64 = _EXCHANGE_BOUND
-    left = _LEFT
-    count: i64 = 0
-    side: i64 = (piece >> 3) ^ 1
-    theirs = True  # whether the next capture is the opponent's
-    while True:
-        at: i64 = least_attacker(board, to, side)
-        if at < 0:
-            break
+    result = _recaptures(board, to, (piece >> 3) ^ 1, SEE_VALUE[victim & 7], low, high, True)
+    board[frm] = piece
+    board[to] = victim
+    return result
+
+
+# Beyond any exchange's balance (16 pieces of at most 5000 each side).
+_EXCHANGE_BOUND: Final = 1 << 20
+
+
+def _recaptures(board: vec[i64], to: i64, side: i64, balance: i64, low: i64, high: i64, theirs: bool) -> i64:
+    """:func:`exchange` from where ``side`` may recapture on ``to``, the mover's balance ``balance`` so far, clamped
+    to [``low``, ``high``].
+
+    With b0, b1, ... the mover's material balance after each capture, and each side free to stop before its
+    next capture, the result is min(b0, max(b1, min(b2, ...))): folded from the front into the bounds ``low``
+    and ``high`` (as alpha and beta), it is decided once low reaches high. ``theirs``: whether the next capture is
+    the opponent's.
+    One call a recapture, which puts its piece back as it returns: the board is left as it was, with no
+    scratch of squares to undo (a module's vector was one more state shared by every caller).
+    """
+    at: i64 = least_attacker(board, to, side)
+    if at >= 0:
         if theirs:
             if balance < high:
                 high = balance if balance > low else low
         elif balance > low:
             low = balance
-        if low >= high:
-            break
-        taken: i64 = SEE_VALUE[board[to] & 7]
-        balance = balance - taken if theirs else balance + taken
-        code: i64 = board[at]
-        left[count] = code << 7 | at
-        count += 1
-        board[to] = code
-        board[at] = 0
-        side ^= 1
-        theirs = not theirs
-    while count > 0:
-        count -= 1
-        board[left[count] & 127] = left[count] >> 7
-    board[frm] = piece
-    board[to] = victim
+        if low < high:
+            taken: i64 = board[to]
+            code: i64 = board[at]
+            board[to] = code
+            board[at] = 0
+            value: i64 = SEE_VALUE[taken & 7]
+            result = _recaptures(board, to, side ^ 1, balance - value if theirs else balance + value, low, high, not theirs)
+            board[at] = code
+            board[to] = taken
+            return result
     if balance <= low:
         return low if low < high else high
     return balance if balance < high else high
-
-
-# Beyond any exchange's balance (16 pieces of at most 5000 each side).
-_EXCHANGE_BOUND: Final = 1 << 20
-# The squares an exchange's recapturing pieces left, each with its code (``code << 7 | square``), for it to put back:
-# more entries than pieces on a board. One vector for every call (a search runs in one thread, and compiled, exchange
-# never yields the interpreter lock), where an int packing 11 bits a recapture (it outgrows 64 bits after six) was
-# boxed arithmetic at every recapture.
-_LEFT: Final = vec[i64]([0] * 32)

@@ -18,7 +18,7 @@ from mypy_extensions import i64
 
 from ucci_engine.tables import (
     BISHOP, CANNON, KING, KNIGHT, KNIGHT_FROM, KNIGHT_FROM_AT, LEAP_AT, LEAP_TO, LEG, LINE, MOVE_LIMIT, PAWN, PAWN_FROM,
-    PAWN_FROM_AT, RAY_AT, RAY_TO, RELATE, ROOK, SQUARES,
+    PAWN_FROM_AT, RAY_STEP, RAY_STOP, RELATE, ROOK, SQUARES,
 )
 
 # Every move number as one shared Python int. Moves are above 256, so each new one is an allocation
@@ -57,7 +57,7 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
     ``found`` (:func:`scratch`) packed ``from << 7 | to``."""
     # The step tables as locals: compiled, a module's vector is read from memory again after every
     # store to ``found`` (the compiler cannot tell the two apart), a local's stays in registers.
-    ray_at, ray_to, leap_at, leap_to = RAY_AT, RAY_TO, LEAP_AT, LEAP_TO
+    ray_step, ray_stop, leap_at, leap_to = RAY_STEP, RAY_STOP, LEAP_AT, LEAP_TO
     n: i64 = 0
     sq: i64
     to: i64
@@ -65,15 +65,20 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
     i: i64
     j: i64
     k: i64
+    d: i64
+    step: i64
+    stop: i64
     for j in range(first, last):
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
         base: i64 = sq << 7
         if kind == ROOK:
-            for k in range(sq * 4, sq * 4 + 4):
-                for i in range(ray_at[k], ray_at[k + 1]):
-                    to = ray_to[i]
+            for d in range(4):
+                step = ray_step[d]
+                stop = ray_stop[sq * 4 + d]
+                to = sq + step
+                while to != stop:
                     q = board[to]
                     if q == 0:
                         if not captures_only:
@@ -84,11 +89,14 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                             found[n] = base | to
                             n += 1
                         break
+                    to += step
         elif kind == CANNON:
-            for k in range(sq * 4, sq * 4 + 4):
+            for d in range(4):
+                step = ray_step[d]
+                stop = ray_stop[sq * 4 + d]
+                to = sq + step
                 screened = False
-                for i in range(ray_at[k], ray_at[k + 1]):
-                    to = ray_to[i]
+                while to != stop:
                     q = board[to]
                     if not screened:
                         if q == 0:
@@ -102,6 +110,7 @@ def generate_into(board: vec[i64], squares: vec[i64], first: i64, last: i64, sid
                             found[n] = base | to
                             n += 1
                         break
+                    to += step
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
             for i in range(leap_at[k], leap_at[k + 1], 2):
@@ -142,27 +151,30 @@ def quiet_checks(board: vec[i64], squares: vec[i64], first: i64, last: i64, side
     exactly when its leaving does, asked once a piece instead of once a move (most of the moves tested were
     those of the pieces on the king's lines, of which few uncover anything)."""
     related: i64 = king * SQUARES
-    relate, line, ray_at, ray_to, leap_at, leap_to = RELATE, LINE, RAY_AT, RAY_TO, LEAP_AT, LEAP_TO  # locals: see generate_into
+    relate, line, ray_step, ray_stop, leap_at, leap_to = RELATE, LINE, RAY_STEP, RAY_STOP, LEAP_AT, LEAP_TO  # locals: see generate_into
     n: i64 = 0
     sq: i64
     to: i64
     i: i64
     j: i64
     k: i64
+    d: i64
+    step: i64
     for j in range(first, last):
         sq = squares[j]
         piece: i64 = board[sq]
         kind: i64 = piece & 7
         uncovers = relate[related + sq] != 0 and _uncovers(board, king, side, sq)
         if kind == ROOK or kind == CANNON:
-            for k in range(sq * 4, sq * 4 + 4):
-                for i in range(ray_at[k], ray_at[k + 1]):
-                    to = ray_to[i]
-                    if board[to] != 0:
-                        break
+            for d in range(4):
+                step = ray_step[d]
+                stop: i64 = ray_stop[sq * 4 + d]
+                to = sq + step
+                while to != stop and board[to] == 0:
                     if (uncovers or line[related + to] < 4) and _checks_by(board, king, side, sq, to, piece):
                         found[n] = sq << 7 | to
                         n += 1
+                    to += step
         elif kind == KNIGHT or kind == BISHOP:
             k = piece * SQUARES + sq
             for i in range(leap_at[k], leap_at[k + 1], 2):
@@ -206,29 +218,35 @@ def evasions_in(board: vec[i64], found: vec[i64], count: i64, king: i64, side: i
     marks = vec[i64]([0] * SQUARES)
     marks[king] = 3
     i: i64
-    j: i64
     f: i64
     q: i64
     k: i64
-    for k in range(king * 4, king * 4 + 4):
-        lo: i64 = RAY_AT[k]
-        first: i64 = -1
-        for i in range(lo, RAY_AT[k + 1]):
-            q = board[RAY_TO[i]]
-            if q == 0:
-                continue
-            if first < 0:
-                first = i
-                if q != rook and q != their_king:
-                    continue
-            elif q != cannon:
-                break
-            for j in range(lo, i + 1):
-                if j != first or first == i:
-                    marks[RAY_TO[j]] |= 1
-            if first != i:
-                marks[RAY_TO[first]] |= 2
-            break
+    d: i64
+    for d in range(4):
+        step: i64 = RAY_STEP[d]
+        stop: i64 = RAY_STOP[king * 4 + d]
+        first: i64 = -1  # the first piece met
+        t: i64 = king + step
+        while t != stop:
+            q = board[t]
+            if q != 0:
+                if first < 0:
+                    first = t
+                    hit = q == rook or q == their_king
+                else:
+                    hit = q == cannon
+                if hit:  # the squares up to the checker, the screen (a cannon's) to leave
+                    s: i64 = king + step
+                    while s != t + step:
+                        if s != first or first == t:
+                            marks[s] |= 1
+                        s += step
+                    if first != t:
+                        marks[first] |= 2
+                    break
+                if first != t:  # a second piece that is no cannon
+                    break
+            t += step
     for i in range(KNIGHT_FROM_AT[king], KNIGHT_FROM_AT[king + 1], 2):
         f = KNIGHT_FROM[i]
         leg: i64 = KNIGHT_FROM[i + 1]
@@ -317,12 +335,14 @@ def checks_after(board: vec[i64], sq: i64, by: i64, frm: i64, to: i64) -> bool:
 
 
 def _line_hit(board: vec[i64], ray: i64, rook: i64, cannon: i64, king: i64) -> bool:
-    """Along the ray ``ray`` (``sq * 4 + direction``, see ``tables.RAY_AT``): ``rook`` or ``king`` first, or
+    """Along the ray ``ray`` (``sq * 4 + direction``, see ``tables.RAY_STOP``): ``rook`` or ``king`` first, or
     ``cannon`` behind one screen."""
     screened = False
-    i: i64
-    for i in range(RAY_AT[ray], RAY_AT[ray + 1]):
-        q: i64 = board[RAY_TO[i]]
+    step: i64 = RAY_STEP[ray & 3]
+    stop: i64 = RAY_STOP[ray]
+    t: i64 = (ray >> 2) + step
+    while t != stop:
+        q: i64 = board[t]
         if q != 0:
             if not screened:
                 if q == rook or q == king:
@@ -330,6 +350,7 @@ def _line_hit(board: vec[i64], ray: i64, rook: i64, cannon: i64, king: i64) -> b
                 screened = True
             else:
                 return q == cannon
+        t += step
     return False
 
 

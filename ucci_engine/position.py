@@ -21,7 +21,7 @@ from mypy_extensions import i64
 
 from engine_core.game import LOSING_CAPTURE, MATE, NO_SCORE, NativeMoves
 from ucci_engine.evaluate import (
-    SEE_VALUE, TEMPO, Network, exchange, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
+    SEE_VALUE, TEMPO, Network, exchange_loses, lines_in_units, nn_output, nn_pack, nn_refresh, nn_step, nn_unpack, piece_values,
     weighed_side_lines,
 )
 from ucci_engine.movegen import (
@@ -69,7 +69,7 @@ def _mvv_lva(board: vec[i64], capture: i64) -> i64:
 
 def _loses(board: vec[i64], capture: i64) -> bool:
     """Whether ``capture`` loses material in the exchange it starts (only a piece worth more than its victim can)."""
-    return SEE_VALUE[board[capture >> 7] & 7] > SEE_VALUE[board[capture & 127] & 7] and exchange(board, capture) < 0
+    return SEE_VALUE[board[capture >> 7] & 7] > SEE_VALUE[board[capture & 127] & 7] and exchange_loses(board, capture)
 
 
 def _capture_order(board: vec[i64], capture: i64) -> i64:
@@ -186,7 +186,7 @@ class Ply:
         self.red_lines: i64 = UNKNOWN_LINES
         self.black_lines: i64 = UNKNOWN_LINES
         self.piece: i64 = 0  # the piece the move moved (0 for the base position and a null move)
-        # The learned evaluation's accumulator of the position (packed, two units an entry: nn_pack) and its score, valid when ``fresh``: make only
+        # The learned evaluation's accumulator of the position (packed, NN_LANES units an entry: nn_pack) and its score, valid when ``fresh``: make only
         # marks them stale, and the evaluation brings them up from the nearest fresh ply before (Position._nn_score).
         self.acc = vec[i64]()
         self.nn: i64 = 0
@@ -510,8 +510,8 @@ class Position(NativeMoves):
         i: i64
         for i in range(k + 1, n + 1):
             ply = plies[i]
-            if len(ply.acc) != net.half:
-                ply.acc = vec[i64]([0] * net.half)
+            if len(ply.acc) != net.width:
+                ply.acc = vec[i64]([0] * net.width)
             move: i64 = ply.move
             ply.nn = nn_step(net, plies[i - 1].acc, ply.acc, ply.piece, move >> 7, move & 127, ply.captured)
             ply.fresh = True
@@ -709,7 +709,7 @@ class Position(NativeMoves):
         return quiet_checks(self.board, self.squares, first, first + self.counts[side], side, self.kings[side ^ 1], self.found)
 
     def quiet_loses(self, move: int) -> bool:
-        return self.board[move >> 7] & 7 != KING and exchange(self.board, move) < 0
+        return self.board[move >> 7] & 7 != KING and exchange_loses(self.board, move)
 
     def late_moves(self) -> list[int]:
         return LATE_MOVES

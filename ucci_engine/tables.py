@@ -251,9 +251,11 @@ def _leaps() -> list[bytes]:
     return rows
 
 
-_RAY_ROWS: Final = [ray for rays in RAYS for ray in rays]  # row sq * 4 + d: RAYS[sq][d]
-RAY_TO: Final = _joined(_RAY_ROWS)
-RAY_AT: Final = _starts(_RAY_ROWS)
+# RAYS[sq][d] is the squares sq + RAY_STEP[d], sq + 2 * RAY_STEP[d], ... up to RAY_STOP[sq * 4 + d], which it does not
+# include (it may lie off the board: a walk compares it and never reads it). Compiled, a step along a ray is an add and
+# one bounds-checked read of the board, where a ray's squares read from a vector of them were two.
+RAY_STEP: Final = vec[i64]([FILES, -FILES, -1, 1])  # the directions of _ORTHO
+RAY_STOP: Final = vec[i64]([sq + RAY_STEP[d] * (len(RAYS[sq][d]) + 1) for sq in range(SQUARES) for d in range(4)])
 LEAP_TO: Final = _joined(_leaps())
 LEAP_AT: Final = _starts(_leaps())
 # Row sq: KNIGHT_ATTACKERS[sq]; row side * SQUARES + sq: PAWN_ATTACKERS[side][sq].
