@@ -484,7 +484,9 @@ class Brain:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
         Candidates are the points of the threat line, our fours, and the opponent's four and
-        three points. A candidate after which the opponent still wins is dropped. Against a VCF
+        three points, and against a VCT our three points too (an open three of ours answers one: the
+        opponent's next three lets us make an open four first; a VCF's fours leave no such time). A
+        candidate after which the opponent still wins is dropped. Against a VCF
         the candidates are judged against fours, then those that hold are checked against a VCT,
         and a VCT found drops the move (a VCF seen first hid the opponent's VCT in 2 of the study's
         5 threat losses); "proven" stays "proven against fours" (few proofs against a VCT fit). Proven
@@ -495,6 +497,10 @@ class Brain:
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours(s) | board.fours(o) | board.threes(o)
+        if vct:
+            # Rapfi's move where we lost to AIWine on 20x20 was an open three of ours in 4 of the 12 losses
+            # to a VCT threat, which this set lacked (29 November 2026, docs/results/gomoku.md).
+            pool |= board.threes(s)
         candidates = [m for m in board.ordered(list(pool), s) if board.cells[m] == 0]
         fours: Verdicts = verdicts if vct else {}
         self._judge(board, ts, candidates, vct, deadline, fours, _never)

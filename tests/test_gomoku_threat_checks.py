@@ -28,6 +28,11 @@ GAME5 = "k11l11l12k12m10m13m9l10l9"
 # Game 37, move 11, we (black) to move: q4 (played) holds at depth 6 and loses to a VCT of 21 plies.
 AIWINE26 = "p17q18s20q17q16r15p16o16p15p14o14n13r16s16p13q12o12o11m11m10n10l12n9n8k9p19r17s18l9m9l10"
 AIWINE37 = "r5q5t7p4s9t3r6p6o7q3"
+# Game 28 of the 12/40 run with main at d55cb52 (29 November), move 18, we (white) to move: AIWine's m7 makes
+# two open threes, and every block of it, our fours and its four and three points lose to its VCT (m7, played,
+# in 46 nodes); Rapfi's r7 makes an open three of ours, as do o4, l3, n3 and s8, which our checks prove safe
+# with 50,000 nodes (compiled, d55cb52's threat search).
+AIWINE28 = "t5t3s5q6o8p5p8q7o7o6q8r8n6m5n7n5o5"
 NODES = 5000
 FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
 
@@ -112,3 +117,21 @@ def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way
     assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000, 12) == "p7"
     # In a quiet position the search's move not found losing at depth 6 still stands.
     assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
+
+
+def test_against_a_vct_our_own_threes_are_defences_too() -> None:
+    # An open three of ours answers a VCT: the opponent's next three lets us make an open four first.
+    b = board(AIWINE28)
+    s, o = b.side, 3 - b.side
+    brain = Brain()
+    brain.max_nodes = NODES
+    ts = ThreatSearch(b)
+    b.make_null()
+    threat = ts.vct(6, 60000)
+    b.unmake_null()
+    assert threat is not None
+    blocks = set(threat) | b.fours(s) | b.fours(o) | b.threes(o)  # the defences before our threes were
+    verdicts: dict[int, int] = {}
+    roots = brain._defences(b, ts, threat, True, time.perf_counter() + FAR, verdicts, lambda text: None)
+    assert all(verdicts[m] == LOST for m in blocks)
+    assert roots and set(roots) <= b.threes(s) - blocks and point(b, "r7") in roots
