@@ -486,7 +486,9 @@ class Brain:
         Candidates are the points of the threat line, our fours, and the opponent's four and
         three points, and against a VCT our three points too (an open three of ours answers one: the
         opponent's next three lets us make an open four first; a VCF's fours leave no such time). A
-        candidate after which the opponent still wins is dropped. Against a VCF
+        candidate after which the opponent still wins is dropped. A counter-three not lost is always
+        kept but proves nothing (it may only delay: the opponent blocks it and threatens again), so it
+        never makes a block give way. Against a VCF
         the candidates are judged against fours, then those that hold are checked against a VCT,
         and a VCT found drops the move (a VCF seen first hid the opponent's VCT in 2 of the study's
         5 threat losses); "proven" stays "proven against fours" (few proofs against a VCT fit). Proven
@@ -497,11 +499,10 @@ class Brain:
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours(s) | board.fours(o) | board.threes(o)
-        if vct:
-            # Rapfi's move where we lost to AIWine on 20x20 was an open three of ours in 4 of the 12 losses
-            # to a VCT threat, which this set lacked (29 November 2026, docs/results/gomoku.md).
-            pool |= board.threes(s)
-        candidates = [m for m in board.ordered(list(pool), s) if board.cells[m] == 0]
+        # Rapfi's move where we lost to AIWine on 20x20 was an open three of ours in 4 of the 12 losses
+        # to a VCT threat, which this set lacked (29 November 2026, docs/results/gomoku.md).
+        counters = board.threes(s) - pool if vct else set()
+        candidates = [m for m in board.ordered(list(pool | counters), s) if board.cells[m] == 0]
         fours: Verdicts = verdicts if vct else {}
         self._judge(board, ts, candidates, vct, deadline, fours, _never)
         kept = [m for m in candidates if fours.get(m, UNSURE) != LOST]
@@ -515,13 +516,15 @@ class Brain:
             self._judge(board, ts, holding, True, now + max(0.0, deadline - now) / 3, verdicts, _never)
             if any(verdicts.get(m, UNSURE) != LOST for m in holding):
                 kept = [m for m in kept if verdicts.get(m, UNSURE) != LOST]
-        proven = [m for m in kept if fours.get(m) == SAFE]
-        unsure = [m for m in kept if m not in proven]
+        proven = [m for m in kept if fours.get(m) == SAFE and m not in counters]
+        unsure = [m for m in kept if m not in proven and m not in counters]
+        countering = [m for m in kept if m in counters]
         kind = "VCT" if vct else "VCF"
         shown = " ".join(board.name(m) for m in threat[:7])
         say(f"opponent threatens a {kind} ({shown}); defences {' '.join(board.name(m) for m in proven)}"
-            f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}")
-        return proven if proven else unsure
+            f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}"
+            f"{' counter-threes ' + ' '.join(board.name(m) for m in countering) if countering else ''}")
+        return (proven if proven else unsure) + countering
 
     def _alpha_beta(
         self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]

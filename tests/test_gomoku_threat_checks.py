@@ -33,6 +33,9 @@ AIWINE37 = "r5q5t7p4s9t3r6p6o7q3"
 # in 46 nodes); Rapfi's r7 makes an open three of ours, as do o4, l3, n3 and s8, which our checks prove safe
 # with 50,000 nodes (compiled, d55cb52's threat search).
 AIWINE28 = "t5t3s5q6o8p5p8q7o7o6q8r8n6m5n7n5o5"
+# Game 9 of that run, move 26, we (white) to move: AIWine's n12 makes two open threes; n12 (played, the only
+# defence the game's checks kept) lost to a VCT of depth 12 (90,210 nodes); Rapfi's g10 makes an open three of ours.
+AIWINE9 = "k11k10m10j12i13j10j13l11m12k13i11i10h10l9h11i12j11g11l12m9n9g12h12h13n11"
 NODES = 5000
 FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
 
@@ -119,9 +122,10 @@ def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way
     assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
 
 
-def test_against_a_vct_our_own_threes_are_defences_too() -> None:
-    # An open three of ours answers a VCT: the opponent's next three lets us make an open four first.
-    b = board(AIWINE28)
+def defences(pos: str) -> tuple[Position, list[int], set[int], dict[int, int]]:
+    """The defences against the opponent's VCT (node-bound), the candidates that were all there were before
+    our own threes, and the verdicts."""
+    b = board(pos)
     s, o = b.side, 3 - b.side
     brain = Brain()
     brain.max_nodes = NODES
@@ -130,8 +134,16 @@ def test_against_a_vct_our_own_threes_are_defences_too() -> None:
     threat = ts.vct(6, 60000)
     b.unmake_null()
     assert threat is not None
-    blocks = set(threat) | b.fours(s) | b.fours(o) | b.threes(o)  # the defences before our threes were
     verdicts: dict[int, int] = {}
     roots = brain._defences(b, ts, threat, True, time.perf_counter() + FAR, verdicts, lambda text: None)
+    return b, roots, set(threat) | b.fours(s) | b.fours(o) | b.threes(o), verdicts
+
+
+def test_against_a_vct_our_own_threes_are_defences_too() -> None:
+    # An open three of ours answers a VCT: the opponent's next three lets us make an open four first.
+    b, roots, blocks, verdicts = defences(AIWINE28)
     assert all(verdicts[m] == LOST for m in blocks)
-    assert roots and set(roots) <= b.threes(s) - blocks and point(b, "r7") in roots
+    assert roots and set(roots) <= b.threes(b.side) - blocks and point(b, "r7") in roots
+    # A counter-three proves nothing (it may only delay), so the block not refuted stays beside them.
+    b, roots, blocks, verdicts = defences(AIWINE9)
+    assert point(b, "n12") in roots and point(b, "g10") in roots
