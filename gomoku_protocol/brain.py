@@ -61,6 +61,10 @@ MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses tw
 # it scored 15/40 against AIWine where main scored 11/40 on the same games, and 81/140 against main:
 # +55 [+10, +102] Elo by pairs, SPRT(0, 40) LLR 2.53 (29 November 2026, docs/results/gomoku.md).
 DEEP_CHECK = 12
+# Against a VCT threat our own three points are defence candidates too (Brain._defences; False: not). Rapfi's
+# move where we lost to AIWine on 20x20 was such an open three of ours in 4 of the 12 losses to a VCT threat,
+# which the set lacked (29 November 2026, docs/results/gomoku.md).
+COUNTER_THREES = True
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -167,6 +171,7 @@ class Brain:
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
         self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
         self.deep_check = DEEP_CHECK  # the depth of Brain._deeper's checks; 0: none
+        self.counter_threes = COUNTER_THREES  # our three points among the defences against a VCT
         self.threads = 1  # INFO thread_num: 2 or more gives our root VCT to a worker process
         self.pool: Optional[Pool] = None  # that worker, from the first move that uses it
         self.epoch = 0  # counts the clearings of the tables: the worker's go with them
@@ -484,8 +489,8 @@ class Brain:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
         Candidates are the points of the threat line, our fours, and the opponent's four and
-        three points, and against a VCT our three points too (an open three of ours answers one: the
-        opponent's next three lets us make an open four first; a VCF's fours leave no such time). A
+        three points, and (``counter_threes``) against a VCT our three points too (an open three of ours
+        answers one: the opponent's next three lets us make an open four first; a VCF's fours leave no such time). A
         candidate after which the opponent still wins is dropped. A counter-three not lost is always
         kept but proves nothing (it may only delay: the opponent blocks it and threatens again), so it
         never makes a block give way. Against a VCF
@@ -499,9 +504,7 @@ class Brain:
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours(s) | board.fours(o) | board.threes(o)
-        # Rapfi's move where we lost to AIWine on 20x20 was an open three of ours in 4 of the 12 losses
-        # to a VCT threat, which this set lacked (29 November 2026, docs/results/gomoku.md).
-        counters = board.threes(s) - pool if vct else set()
+        counters = board.threes(s) - pool if vct and self.counter_threes else set()
         candidates = [m for m in board.ordered(list(pool | counters), s) if board.cells[m] == 0]
         fours: Verdicts = verdicts if vct else {}
         self._judge(board, ts, candidates, vct, deadline, fours, _never)

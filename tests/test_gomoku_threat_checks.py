@@ -122,13 +122,14 @@ def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way
     assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
 
 
-def defences(pos: str) -> tuple[Position, list[int], set[int], dict[int, int]]:
+def defences(pos: str, counter_threes: bool = True) -> tuple[Position, list[int], set[int], dict[int, int]]:
     """The defences against the opponent's VCT (node-bound), the candidates that were all there were before
     our own threes, and the verdicts."""
     b = board(pos)
     s, o = b.side, 3 - b.side
     brain = Brain()
     brain.max_nodes = NODES
+    brain.counter_threes = counter_threes
     ts = ThreatSearch(b)
     b.make_null()
     threat = ts.vct(6, 60000)
@@ -147,3 +148,7 @@ def test_against_a_vct_our_own_threes_are_defences_too() -> None:
     # A counter-three proves nothing (it may only delay), so the block not refuted stays beside them.
     b, roots, blocks, verdicts = defences(AIWINE9)
     assert point(b, "n12") in roots and point(b, "g10") in roots
+    # Without them: no defence in game 28 (the search gets every move), n12 alone in game 9.
+    assert defences(AIWINE28, False)[1] == []
+    b, roots, blocks, verdicts = defences(AIWINE9, False)
+    assert roots == [point(b, "n12")]
