@@ -97,19 +97,25 @@ def test_when_every_move_loses_the_search_keeps_its_own() -> None:
     assert verify(GAME5, ["m8", "o9"], True) == "none"
 
 
-def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> None:
-    # In the game, i7 was proven against fours only and played; it lost to a VCT.
-    b = board(GAME2)
+def judge_defences(pos: str, vct: bool, nodes: int, counter_threes: bool = True) -> tuple[Position, list[int], list[int], dict[int, int]]:
+    """The board, the defences against the opponent's threat (a VCT one with ``vct``, else a VCF), the
+    threat and the verdicts, every search node-bound."""
+    b = board(pos)
     brain = Brain()
-    brain.max_nodes = 2000
+    brain.max_nodes = nodes
+    brain.counter_threes = counter_threes
     ts = ThreatSearch(b)
-    b.make_null()
-    threat = ts.vcf(30, 60000)
-    b.unmake_null()
+    threat = brain._opponent_threat(b, ts, vct, 60000)
     assert threat is not None
     verdicts: dict[int, int] = {}
-    roots = [b.name(m) for m in brain._defences(b, ts, threat, False, time.perf_counter() + FAR, verdicts, lambda text: None)]
-    assert "i7" not in roots and "j9" in roots
+    roots = brain._defences(b, ts, threat, vct, time.perf_counter() + FAR, verdicts, lambda text: None)
+    return b, roots, threat, verdicts
+
+
+def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> None:
+    # In the game, i7 was proven against fours only and played; it lost to a VCT.
+    b, roots, _, verdicts = judge_defences(GAME2, False, 2000)
+    assert point(b, "i7") not in roots and point(b, "j9") in roots
     assert verdicts[point(b, "i7")] == LOST
 
 
@@ -123,20 +129,9 @@ def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way
 
 
 def defences(pos: str, counter_threes: bool = True) -> tuple[Position, list[int], set[int], dict[int, int]]:
-    """The defences against the opponent's VCT (node-bound), the candidates that were all there were before
-    our own threes, and the verdicts."""
-    b = board(pos)
+    """:func:`judge_defences` against a VCT, and the candidates that were all there were before our own threes."""
+    b, roots, threat, verdicts = judge_defences(pos, True, NODES, counter_threes)
     s, o = b.side, 3 - b.side
-    brain = Brain()
-    brain.max_nodes = NODES
-    brain.counter_threes = counter_threes
-    ts = ThreatSearch(b)
-    b.make_null()
-    threat = ts.vct(6, 60000)
-    b.unmake_null()
-    assert threat is not None
-    verdicts: dict[int, int] = {}
-    roots = brain._defences(b, ts, threat, True, time.perf_counter() + FAR, verdicts, lambda text: None)
     return b, roots, set(threat) | b.fours(s) | b.fours(o) | b.threes(o), verdicts
 
 
