@@ -63,8 +63,8 @@ MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses tw
 DEEP_CHECK = 12
 # Against a VCT threat our own three points are defence candidates too (Brain._defences; False: not). Rapfi's
 # move where we lost to AIWine on 20x20 was such an open three of ours in 4 of the 12 losses to a VCT threat,
-# which the set lacked (29 November 2026, docs/results/gomoku.md). Off until a match says it pays: more
-# candidates share the defence checks' time, so fewer blocks are proven.
+# which the set lacked. On, it scored 18/40 against AIWine where main scored 12/40 on the same games, +15.0 ± 16.3
+# points a hundred games: inside the margin, so off (29 November 2026, docs/results/gomoku.md).
 COUNTER_THREES = False
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
