@@ -61,6 +61,11 @@ MAX_THREADS = 64  # what INFO thread_num may say; past 2 the brain still uses tw
 # it scored 15/40 against AIWine where main scored 11/40 on the same games, and 81/140 against main:
 # +55 [+10, +102] Elo by pairs, SPRT(0, 40) LLR 2.53 (29 November 2026, docs/results/gomoku.md).
 DEEP_CHECK = 12
+# Against a VCT threat our own three points are defence candidates too (Brain._defences; False: not). Rapfi's
+# move where we lost to AIWine on 20x20 was such an open three of ours in 4 of the 12 losses to a VCT threat,
+# which the set lacked. On, it scored 18/40 against AIWine where main scored 12/40 on the same games, +15.0 ± 16.3
+# points a hundred games: inside the margin, so off (29 November 2026, docs/results/gomoku.md).
+COUNTER_THREES = False
 SAFE, UNSURE, LOST = 0, 1, 2  # a threat check's verdict on one of our moves (see the module's note)
 FIRST_SLICE_MS = 4  # the first round's slice: refuted defences took about 1 ms in the 20x20 study
 SLICE_GROWTH = 4  # each round gives the moves still open this many times the last slice
@@ -167,6 +172,7 @@ class Brain:
         self._tried: dict[int, int] = {}  # the longest threat check each root move had (key: move * 2 + VCT)
         self.lead = (-1, 0)  # (stones on the board at our next move, the score our last search expected there)
         self.deep_check = DEEP_CHECK  # the depth of Brain._deeper's checks; 0: none
+        self.counter_threes = COUNTER_THREES  # our three points among the defences against a VCT
         self.threads = 1  # INFO thread_num: 2 or more gives our root VCT to a worker process
         self.pool: Optional[Pool] = None  # that worker, from the first move that uses it
         self.epoch = 0  # counts the clearings of the tables: the worker's go with them
@@ -484,7 +490,11 @@ class Brain:
         """The moves that may stop the opponent's ``threat``; empty means "don't restrict".
 
         Candidates are the points of the threat line, our fours, and the opponent's four and
-        three points. A candidate after which the opponent still wins is dropped. Against a VCF
+        three points, and (``counter_threes``) against a VCT our three points too (an open three of ours
+        answers one: the opponent's next three lets us make an open four first; a VCF's fours leave no such time). A
+        candidate after which the opponent still wins is dropped. A counter-three not lost is always
+        kept but proves nothing (it may only delay: the opponent blocks it and threatens again), so it
+        never makes a block give way. Against a VCF
         the candidates are judged against fours, then those that hold are checked against a VCT,
         and a VCT found drops the move (a VCF seen first hid the opponent's VCT in 2 of the study's
         5 threat losses); "proven" stays "proven against fours" (few proofs against a VCT fit). Proven
@@ -495,7 +505,8 @@ class Brain:
         s = board.side
         o = 3 - s
         pool = set(threat) | board.fours(s) | board.fours(o) | board.threes(o)
-        candidates = [m for m in board.ordered(list(pool), s) if board.cells[m] == 0]
+        counters = board.threes(s) - pool if vct and self.counter_threes else set()
+        candidates = [m for m in board.ordered(list(pool | counters), s) if board.cells[m] == 0]
         fours: Verdicts = verdicts if vct else {}
         self._judge(board, ts, candidates, vct, deadline, fours, _never)
         kept = [m for m in candidates if fours.get(m, UNSURE) != LOST]
@@ -509,13 +520,15 @@ class Brain:
             self._judge(board, ts, holding, True, now + max(0.0, deadline - now) / 3, verdicts, _never)
             if any(verdicts.get(m, UNSURE) != LOST for m in holding):
                 kept = [m for m in kept if verdicts.get(m, UNSURE) != LOST]
-        proven = [m for m in kept if fours.get(m) == SAFE]
-        unsure = [m for m in kept if m not in proven]
+        proven = [m for m in kept if fours.get(m) == SAFE and m not in counters]
+        unsure = [m for m in kept if m not in proven and m not in counters]
+        countering = [m for m in kept if m in counters]
         kind = "VCT" if vct else "VCF"
         shown = " ".join(board.name(m) for m in threat[:7])
         say(f"opponent threatens a {kind} ({shown}); defences {' '.join(board.name(m) for m in proven)}"
-            f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}")
-        return proven if proven else unsure
+            f"{' unsure ' + ' '.join(board.name(m) for m in unsure) if unsure else ''}"
+            f"{' counter-threes ' + ' '.join(board.name(m) for m in countering) if countering else ''}")
+        return (proven if proven else unsure) + countering
 
     def _alpha_beta(
         self, board: Position, soft_ms: int, hard_ms: int, say: Say, multipv: int, start: float, fallback: int, roots: list[int]

@@ -28,6 +28,14 @@ GAME5 = "k11l11l12k12m10m13m9l10l9"
 # Game 37, move 11, we (black) to move: q4 (played) holds at depth 6 and loses to a VCT of 21 plies.
 AIWINE26 = "p17q18s20q17q16r15p16o16p15p14o14n13r16s16p13q12o12o11m11m10n10l12n9n8k9p19r17s18l9m9l10"
 AIWINE37 = "r5q5t7p4s9t3r6p6o7q3"
+# Game 28 of the 12/40 run with main at d55cb52 (29 November), move 18, we (white) to move: AIWine's m7 makes
+# two open threes, and every block of it, our fours and its four and three points lose to its VCT (m7, played,
+# in 46 nodes); Rapfi's r7 makes an open three of ours, as do o4, l3, n3 and s8, which our checks prove safe
+# with 50,000 nodes (compiled, d55cb52's threat search).
+AIWINE28 = "t5t3s5q6o8p5p8q7o7o6q8r8n6m5n7n5o5"
+# Game 9 of that run, move 26, we (white) to move: AIWine's n12 makes two open threes; n12 (played, the only
+# defence the game's checks kept) lost to a VCT of depth 12 (90,210 nodes); Rapfi's g10 makes an open three of ours.
+AIWINE9 = "k11k10m10j12i13j10j13l11m12k13i11i10h10l9h11i12j11g11l12m9n9g12h12h13n11"
 NODES = 5000
 FAR = 600.0  # seconds: the checks here end by their node limit, never by the clock
 
@@ -89,19 +97,25 @@ def test_when_every_move_loses_the_search_keeps_its_own() -> None:
     assert verify(GAME5, ["m8", "o9"], True) == "none"
 
 
-def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> None:
-    # In the game, i7 was proven against fours only and played; it lost to a VCT.
-    b = board(GAME2)
+def judge_defences(pos: str, vct: bool, nodes: int, counter_threes: bool = True) -> tuple[Position, list[int], list[int], dict[int, int]]:
+    """The board, the defences against the opponent's threat (a VCT one with ``vct``, else a VCF), the
+    threat and the verdicts, every search node-bound."""
+    b = board(pos)
     brain = Brain()
-    brain.max_nodes = 2000
+    brain.max_nodes = nodes
+    brain.counter_threes = counter_threes
     ts = ThreatSearch(b)
-    b.make_null()
-    threat = ts.vcf(30, 60000)
-    b.unmake_null()
+    threat = brain._opponent_threat(b, ts, vct, 60000)
     assert threat is not None
     verdicts: dict[int, int] = {}
-    roots = [b.name(m) for m in brain._defences(b, ts, threat, False, time.perf_counter() + FAR, verdicts, lambda text: None)]
-    assert "i7" not in roots and "j9" in roots
+    roots = brain._defences(b, ts, threat, vct, time.perf_counter() + FAR, verdicts, lambda text: None)
+    return b, roots, threat, verdicts
+
+
+def test_against_a_vcf_threat_the_defences_are_checked_against_a_vct_too() -> None:
+    # In the game, i7 was proven against fours only and played; it lost to a VCT.
+    b, roots, _, verdicts = judge_defences(GAME2, False, 2000)
+    assert point(b, "i7") not in roots and point(b, "j9") in roots
     assert verdicts[point(b, "i7")] == LOST
 
 
@@ -112,3 +126,24 @@ def test_with_a_deep_check_a_defence_safe_at_depth_6_that_loses_deeper_gives_way
     assert verify(AIWINE37, ["q4", "p7", "r4", "r3"], True, 20000, 12) == "p7"
     # In a quiet position the search's move not found losing at depth 6 still stands.
     assert verify(AIWINE26, ["n12", "j8"], False, 20000, 12) == "n12"
+
+
+def defences(pos: str, counter_threes: bool = True) -> tuple[Position, list[int], set[int], dict[int, int]]:
+    """:func:`judge_defences` against a VCT, and the candidates that were all there were before our own threes."""
+    b, roots, threat, verdicts = judge_defences(pos, True, NODES, counter_threes)
+    s, o = b.side, 3 - b.side
+    return b, roots, set(threat) | b.fours(s) | b.fours(o) | b.threes(o), verdicts
+
+
+def test_against_a_vct_our_own_threes_are_defences_too() -> None:
+    # An open three of ours answers a VCT: the opponent's next three lets us make an open four first.
+    b, roots, blocks, verdicts = defences(AIWINE28)
+    assert all(verdicts[m] == LOST for m in blocks)
+    assert roots and set(roots) <= b.threes(b.side) - blocks and point(b, "r7") in roots
+    # A counter-three proves nothing (it may only delay), so the block not refuted stays beside them.
+    b, roots, blocks, verdicts = defences(AIWINE9)
+    assert point(b, "n12") in roots and point(b, "g10") in roots
+    # Without them: no defence in game 28 (the search gets every move), n12 alone in game 9.
+    assert defences(AIWINE28, False)[1] == []
+    b, roots, blocks, verdicts = defences(AIWINE9, False)
+    assert roots == [point(b, "n12")]
