@@ -33,15 +33,12 @@ MAX_PLY: Final = 128
 KILLER_SLOTS: Final = 4
 CHECK_EVERY: Final = 255  # nodes between clock checks (a bit mask): a few ms even on a loaded machine
 YIELD_EVERY: Final = 1023  # nodes between yields of the interpreter lock: sleep(0) costs a scheduler round
-ASPIRATION: Final = 35
 TT_MOVE_ORDER: Final = 1 << 30
 CAPTURE_ORDER: Final = 1 << 28
 KILLER_ORDER: Final = 1 << 26
 COUNTER_ORDER: Final = KILLER_ORDER
 QUIET_FLOOR: Final = 1 << 17  # quiet moves order above this; losing captures below it
-FUTILITY_MARGIN: Final = 70
-# Late move reductions by depth and move number: about log(depth) * log(moves) / 2.
-REDUCTIONS: Final[list[list[int]]] = [[int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for m in range(64)] for d in range(64)]
+REDUCTION_ROWS: Final = 64  # the reductions' table is by depth and move number, each below this
 ORDER_SHIFT: Final = 20  # move numbers are below 2**20; order keys pack (priority << ORDER_SHIFT) | move
 # A node's order keys stay in its ply's native vector and are picked from it one at a time (pick), never boxed or
 # sorted as a list: sorted lists of boxed ints, then of floats, cost more (callgrind, docs/results/xiangqi.md).
@@ -119,9 +116,79 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
     return None
 
 
+# Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
+# by zero, a window or reductions' divisor of 0 never let a search finish).
+PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
+                                         "lmr_base": 0, "lmr_divisor": 0.25}
+
+
+class SearchParams:
+    """The search's margins, which a game may set (xiangqi reads a trial's from ``SANQI_SEARCH``, ucci_engine/engine.py);
+    the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
+
+    def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0) -> None:
+        self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
+        self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
+        self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
+        self.null_divisor = null_divisor
+        self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
+        self.lmr_divisor = lmr_divisor
+
+    def reductions(self) -> vec[i64]:
+        """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
+
+        >>> table = SearchParams().reductions()
+        >>> table[3 * REDUCTION_ROWS + 4], table[10 * REDUCTION_ROWS + 30]
+        (1, 4)
+        """
+        return vec[i64]([int(self.lmr_base + math.log(max(d, 1)) * math.log(max(m, 1)) / self.lmr_divisor)
+                         for d in range(REDUCTION_ROWS) for m in range(REDUCTION_ROWS)])
+
+    def changed(self, text: str) -> "SearchParams":
+        """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
+
+        >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75'
+        >>> SearchParams().changed("futile=90")
+        Traceback (most recent call last):
+        ...
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor)
+        >>> SearchParams().changed("null_divisor=0")
+        Traceback (most recent call last):
+        ...
+        ValueError: null_divisor must be a whole number from 1 up, not '0'
+        """
+        values = {name: float(getattr(self, name)) for name in PARAM_FLOORS}
+        for word in text.replace(",", " ").split():
+            name, _, value = word.partition("=")
+            if name not in PARAM_FLOORS:
+                raise ValueError(f"no search parameter {name!r} ({', '.join(PARAM_FLOORS)})")
+            whole = name not in ("lmr_base", "lmr_divisor")
+            try:
+                number = int(value) if whole else float(value)
+            except ValueError:
+                number = -1
+            if not PARAM_FLOORS[name] <= number < 1000:
+                raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
+            values[name] = number
+        return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
+                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"])
+
+    def describe(self) -> str:
+        return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
+
+
 class Searcher:
-    def __init__(self, tt: TransTable) -> None:
+    def __init__(self, tt: TransTable, params: Optional[SearchParams] = None) -> None:
         self.tt = tt
+        self.params = params if params is not None else SearchParams()
+        # The parameters the tree reads as native fields: compiled, one load each, as the constants they replaced.
+        self.aspiration: i64 = self.params.aspiration
+        self.futility: i64 = self.params.futility
+        self.null_base: i64 = self.params.null_base
+        self.null_divisor: i64 = self.params.null_divisor
+        self.reductions = self.params.reductions()
         self.nodes = 0
         self.seldepth = 0
         self.stopped = False
@@ -233,7 +300,7 @@ class Searcher:
     def _aspire(self, pos: SearchPosition, lines: list[Line], depth: int) -> int:
         """Search the root with a window around the previous score, widening until it holds."""
         prev = lines[0].score
-        delta = ASPIRATION
+        delta = self.aspiration
         if depth >= 4 and abs(prev) < MATE_BOUND:
             alpha, beta = prev - delta, prev + delta
         else:
@@ -347,13 +414,13 @@ class Searcher:
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
             # Reverse futility: so far above beta that a shallow search will not bring it back.
-            if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
+            if depth <= 3 and static - self.futility * depth >= beta:
                 return static
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
                 self.played[ply] = 0
-                r = 2 + depth // 4
+                r = self.null_base + depth // self.null_divisor
                 score = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
                 pos.unmake_null()
                 if self.stopped:
@@ -377,7 +444,7 @@ class Searcher:
         first = self._order(count, tt_move, ply, counter)
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
-        futile = static != NO_SCORE and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
+        futile = static != NO_SCORE and depth <= 2 and static + self.futility * depth <= alpha
         best: i64 = -INF
         best_move: i64 = 0
         legal: i64 = 0
@@ -426,7 +493,8 @@ class Searcher:
             else:
                 r = 0
                 if depth >= 3 and legal > 3 and late and not in_check and not gives_check:
-                    r = REDUCTIONS[depth if depth < 63 else 63][legal if legal < 63 else 63]
+                    r = self.reductions[(depth if depth < REDUCTION_ROWS else REDUCTION_ROWS - 1) * REDUCTION_ROWS
+                                        + (legal if legal < REDUCTION_ROWS else REDUCTION_ROWS - 1)]
                     if pv_node or prio >= KILLER_ORDER:
                         r -= 1
                     elif prio < QUIET_FLOOR:

@@ -6,14 +6,16 @@ engine cannot do raises :class:`engine_core.loop.Refusal` saying why, before it 
 replaces a whole object only once it is checked), as every game's front object refuses.
 """
 
+import os
 import random
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from engine_core.loop import Refusal, Worker
-from engine_core.search import Limits, Line, Searcher
+from engine_core.search import Limits, Line, SearchParams, Searcher
 from engine_core.timeman import INCREMENT, MoveRequest, TimeManager
 from engine_core.tt import TransTable, entry_bound, entry_depth, entry_move, entry_score, EXACT, LOWER, UPPER
 from ucci_engine.book import Book
@@ -28,6 +30,24 @@ HOPELESS = BAN_SCORE  # resign when a loss by mate or by the repetition rules is
 # The hash table's megabytes unless a GUI sets it: at 10 s + 0.1 s a move searches some 100,000 nodes,
 # and the searches of a game to depth 8 need 15 % fewer nodes with 64 than with 16 (docs/results/xiangqi.md).
 HASH_MB = 64
+# The search's margins for xiangqi: the core's defaults, each tried again by SPRT for the node of 29 November 2026
+# (docs/results/xiangqi.md). A trial sets one for one process with the environment variable, read once at start
+# (``SANQI_SEARCH="futility=90"``): no GUI sees it, and a match gives it to one side only.
+XIANGQI_SEARCH = SearchParams()
+TRIAL_VARIABLE = "SANQI_SEARCH"
+
+
+def search_params(trial: str) -> SearchParams:
+    """XIANGQI_SEARCH with what ``trial`` (the variable's text) changes; a bad text is said on stderr and ignored."""
+    if not trial.strip():
+        return XIANGQI_SEARCH
+    try:
+        params = XIANGQI_SEARCH.changed(trial)
+    except ValueError as exc:
+        print(f"{TRIAL_VARIABLE} ignored: {exc}", file=sys.stderr, flush=True)
+        return XIANGQI_SEARCH
+    print(f"{TRIAL_VARIABLE}: {params.describe()}", file=sys.stderr, flush=True)
+    return params
 
 
 @dataclass
@@ -70,7 +90,7 @@ class Engine:
     def __init__(self, on_error: Optional[Callable[[str], None]] = None) -> None:
         """``on_error`` hears of an exception that ends a search or perft (the move is still handed over)."""
         self.tt = TransTable(HASH_MB)
-        self.searcher = Searcher(self.tt)
+        self.searcher = Searcher(self.tt, search_params(os.environ.get(TRIAL_VARIABLE, "")))
         self.worker = Worker(on_error)
         self.style = "normal"
         # The learned evaluation, on by default since 28 November 2026 (+47.5 [+11, +85] Elo over 250 games at
