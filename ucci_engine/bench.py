@@ -17,7 +17,7 @@ from engine_core.search import MAX_PLY, Limits, Searcher
 from engine_core.seat import EngineSeat
 from engine_core.tt import TransTable
 from ucci_engine.arena import replay
-from ucci_engine.engine import HASH_MB
+from ucci_engine.engine import HASH_MB, XIANGQI_SEARCH
 from ucci_engine.perft import MOST_PLIES
 from ucci_engine.position import START_FEN, Position
 from ucci_engine.tables import move_name
@@ -41,7 +41,7 @@ def run_ours(depth: int) -> tuple[int, float, float]:
     nodes, seconds = 0, 0.0
     cpu = time.process_time()
     for fen in POSITIONS:
-        searcher = Searcher(TransTable(16))
+        searcher = Searcher(TransTable(16), XIANGQI_SEARCH)
         lim = Limits()
         lim.depth = depth
         start = time.perf_counter()
@@ -62,7 +62,7 @@ def run_records(paths: list[str], depth: int) -> tuple[int, int, float]:
     for path in paths:
         with open(path, encoding="utf-8") as f:
             fens, _ = replay(f.read())
-        searcher = Searcher(TransTable(HASH_MB))
+        searcher = Searcher(TransTable(HASH_MB), XIANGQI_SEARCH)
         for fen in fens[:RECORD_PLIES:2]:
             lim = Limits()
             lim.depth = depth
