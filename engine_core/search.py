@@ -81,6 +81,16 @@ def pick(keys: vec[i64], n: i64, count: i64) -> i64:
     return top
 
 
+def history_steps(history: i64, unit: i64) -> i64:
+    """How many whole ``unit`` a history score holds, rounded toward 0 on both sides (a floor would reduce any move
+    of history -1 a ply more, and most quiet moves late in a list have a small negative one).
+
+    >>> history_steps(130, 64), history_steps(-130, 64), history_steps(-5, 64)
+    (2, -2, 0)
+    """
+    return history // unit if history >= 0 else -(-history // unit)
+
+
 class Limits:
     """What bounds one search. Times are milliseconds; 0 means no such bound."""
 
@@ -119,7 +129,9 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "history_lmr": 0,
+                                         "see_prune": 0}
+FRACTIONAL: Final = ("lmr_base", "lmr_divisor")  # the parameters that are not whole numbers
 
 
 class SearchParams:
@@ -127,13 +139,22 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, history_lmr: int = 0,
+                 see_prune: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
         self.null_divisor = null_divisor
         self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
         self.lmr_divisor = lmr_divisor
+        # 1: a node whose static evaluation is not above its side's two plies before ("not improving") reduces its
+        # late moves one ply more and prunes after 2/3 of the late move counts; one that is improving has a reverse
+        # futility margin one ply smaller (Stockfish's "improving"). 0: off.
+        self.improving = improving
+        # Above 0: a quiet move's reduction falls by its history / history_lmr (rises for a negative history), toward 0.
+        self.history_lmr = history_lmr
+        # Above 0: captures that lose material are pruned up to this depth outside the main line and check.
+        self.see_prune = see_prune
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -149,11 +170,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 history_lmr=0 see_prune=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, history_lmr, see_prune)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -164,7 +185,7 @@ class SearchParams:
             name, _, value = word.partition("=")
             if name not in PARAM_FLOORS:
                 raise ValueError(f"no search parameter {name!r} ({', '.join(PARAM_FLOORS)})")
-            whole = name not in ("lmr_base", "lmr_divisor")
+            whole = name not in FRACTIONAL
             try:
                 number = int(value) if whole else float(value)
             except ValueError:
@@ -172,8 +193,7 @@ class SearchParams:
             if not PARAM_FLOORS[name] <= number < 1000:
                 raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
             values[name] = number
-        return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
-                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"])
+        return SearchParams(**{name: value if name in FRACTIONAL else int(value) for name, value in values.items()})
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -188,6 +208,9 @@ class Searcher:
         self.futility: i64 = self.params.futility
         self.null_base: i64 = self.params.null_base
         self.null_divisor: i64 = self.params.null_divisor
+        self.improving: i64 = self.params.improving
+        self.history_lmr: i64 = self.params.history_lmr
+        self.see_prune: i64 = self.params.see_prune
         self.reductions = self.params.reductions()
         self.nodes = 0
         self.seldepth = 0
@@ -200,6 +223,9 @@ class Searcher:
         self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
+        # The static evaluation of each ply of the current line at ply + 2 (NO_SCORE where none was made), so a node
+        # reads its side's two plies before at its own ply, the root's children included.
+        self.statics = vec[i64]([NO_SCORE] * (MAX_PLY + 4))
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
         # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
         # the other positions' lists copied to ``unboxed``.
@@ -411,11 +437,18 @@ class Searcher:
                     return score
         static: i64 = NO_SCORE
         r: i64
+        lift: i64 = 0  # 1 when improving (SearchParams.improving): reverse futility's margin a ply less
+        worse = False  # not improving: reduce and prune more
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
+            if self.improving != 0:
+                before = self.statics[ply]
+                worse = before != NO_SCORE and static <= before
+                lift = 0 if worse else 1
             # Reverse futility: so far above beta that a shallow search will not bring it back.
-            if depth <= 3 and static - self.futility * depth >= beta:
+            if depth <= 3 and static - self.futility * (depth - lift) >= beta:
                 return static
+        self.statics[ply + 2] = static
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
@@ -445,6 +478,12 @@ class Searcher:
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + self.futility * depth <= alpha
+        # Late move pruning's count (SearchPosition.late_moves) at depth 1 to 3.
+        late_moves: i64 = self.late[depth] if depth <= 3 else 0
+        if worse:
+            late_moves = late_moves * 2 // 3
+        # Losing captures skipped at this node (SearchParams.see_prune).
+        cut_losing = depth <= self.see_prune and not pv_node and not in_check
         best: i64 = -INF
         best_move: i64 = 0
         legal: i64 = 0
@@ -470,8 +509,9 @@ class Searcher:
             late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
             # Asked before the move is made: the exchange is read on the board it starts from.
             hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
-                     and 0 < legal < self.late[depth] and pos.quiet_loses(m))
-            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= self.late[depth])):
+                     and 0 < legal < late_moves and pos.quiet_loses(m))
+            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= late_moves)
+                                       or (cut_losing and prio < QUIET_FLOOR)):
                 # Pruned unless it gives check: judged without being made, but counted as a node
                 # and a legal move all the same, as if it had been made and taken back.
                 verdict = pos.peek(m)
@@ -499,6 +539,12 @@ class Searcher:
                         r -= 1
                     elif prio < QUIET_FLOOR:
                         r += 1
+                    if worse:
+                        r += 1
+                    if quiet and self.history_lmr != 0:
+                        r -= history_steps(self.history[m], self.history_lmr)
+                        if r < 0:
+                            r = 0
                     if r > new_depth - 1:
                         r = new_depth - 1
                 score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
