@@ -129,8 +129,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "history_lmr": 0,
-                                         "see_prune": 0}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "history_lmr": 0}
 FRACTIONAL: Final = ("lmr_base", "lmr_divisor")  # the parameters that are not whole numbers
 
 
@@ -139,8 +138,7 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, history_lmr: int = 0,
-                 see_prune: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, history_lmr: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
@@ -153,8 +151,6 @@ class SearchParams:
         self.improving = improving
         # Above 0: a quiet move's reduction falls by its history / history_lmr (rises for a negative history), toward 0.
         self.history_lmr = history_lmr
-        # Above 0: captures that lose material are pruned up to this depth outside the main line and check.
-        self.see_prune = see_prune
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -170,11 +166,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 history_lmr=0 see_prune=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 history_lmr=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, history_lmr, see_prune)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, history_lmr)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -210,7 +206,6 @@ class Searcher:
         self.null_divisor: i64 = self.params.null_divisor
         self.improving: i64 = self.params.improving
         self.history_lmr: i64 = self.params.history_lmr
-        self.see_prune: i64 = self.params.see_prune
         self.reductions = self.params.reductions()
         self.nodes = 0
         self.seldepth = 0
@@ -482,8 +477,6 @@ class Searcher:
         late_moves: i64 = self.late[depth] if depth <= 3 else 0
         if worse:
             late_moves = late_moves * 2 // 3
-        # Losing captures skipped at this node (SearchParams.see_prune).
-        cut_losing = depth <= self.see_prune and not pv_node and not in_check
         best: i64 = -INF
         best_move: i64 = 0
         legal: i64 = 0
@@ -510,8 +503,7 @@ class Searcher:
             # Asked before the move is made: the exchange is read on the board it starts from.
             hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
                      and 0 < legal < late_moves and pos.quiet_loses(m))
-            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= late_moves)
-                                       or (cut_losing and prio < QUIET_FLOOR)):
+            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= late_moves)):
                 # Pruned unless it gives check: judged without being made, but counted as a node
                 # and a legal move all the same, as if it had been made and taken back.
                 verdict = pos.peek(m)
