@@ -189,7 +189,9 @@ class SearchParams:
             if not PARAM_FLOORS[name] <= number < 1000:
                 raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
             values[name] = number
-        return SearchParams(**{name: value if name in FRACTIONAL else int(value) for name, value in values.items()})
+        return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
+                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
+                            int(values["improving"]), int(values["history_lmr"]))
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
