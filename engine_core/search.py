@@ -129,7 +129,8 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "history_lmr": 0}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "stalled": 0,
+                                         "history_lmr": 0}
 FRACTIONAL: Final = ("lmr_base", "lmr_divisor")  # the parameters that are not whole numbers
 
 
@@ -138,17 +139,19 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, history_lmr: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, stalled: int = 0,
+                 history_lmr: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
         self.null_divisor = null_divisor
         self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
         self.lmr_divisor = lmr_divisor
-        # 1: a node whose static evaluation is not above its side's two plies before ("not improving") reduces its
-        # late moves one ply more and prunes after 2/3 of the late move counts; one that is improving has a reverse
-        # futility margin one ply smaller (Stockfish's "improving"). 0: off.
+        # A node is improving when its static evaluation is above its side's two plies before (or that one has none),
+        # as Stockfish has it. improving: reverse futility's margin this much smaller at an improving node. stalled 1:
+        # a node not improving reduces its late moves one ply more and prunes after 2/3 of the late move counts.
         self.improving = improving
+        self.stalled = stalled
         # Above 0: a quiet move's reduction falls by its history / history_lmr (rises for a negative history), toward 0.
         self.history_lmr = history_lmr
 
@@ -166,11 +169,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 history_lmr=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 stalled=0 history_lmr=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, history_lmr)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, stalled, history_lmr)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -191,7 +194,7 @@ class SearchParams:
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
                             int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
-                            int(values["improving"]), int(values["history_lmr"]))
+                            int(values["improving"]), int(values["stalled"]), int(values["history_lmr"]))
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -207,6 +210,7 @@ class Searcher:
         self.null_base: i64 = self.params.null_base
         self.null_divisor: i64 = self.params.null_divisor
         self.improving: i64 = self.params.improving
+        self.stalled: i64 = self.params.stalled
         self.history_lmr: i64 = self.params.history_lmr
         self.reductions = self.params.reductions()
         self.nodes = 0
@@ -434,16 +438,17 @@ class Searcher:
                     return score
         static: i64 = NO_SCORE
         r: i64
-        lift: i64 = 0  # 1 when improving (SearchParams.improving): reverse futility's margin a ply less
-        worse = False  # not improving: reduce and prune more
+        worse = False  # not improving, with SearchParams.stalled: reduce and prune more
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
-            if self.improving != 0:
-                before = self.statics[ply]
-                worse = before != NO_SCORE and static <= before
-                lift = 0 if worse else 1
+            before = self.statics[ply]
+            lift: i64 = 0  # SearchParams.improving at an improving node
+            if before == NO_SCORE or static > before:
+                lift = self.improving
+            else:
+                worse = self.stalled != 0
             # Reverse futility: so far above beta that a shallow search will not bring it back.
-            if depth <= 3 and static - self.futility * (depth - lift) >= beta:
+            if depth <= 3 and static - self.futility * depth + lift >= beta:
                 return static
         self.statics[ply + 2] = static
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
