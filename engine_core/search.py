@@ -81,16 +81,6 @@ def pick(keys: vec[i64], n: i64, count: i64) -> i64:
     return top
 
 
-def history_steps(history: i64, unit: i64) -> i64:
-    """How many whole ``unit`` a history score holds, rounded toward 0 on both sides (a floor would reduce any move
-    of history -1 a ply more, and most quiet moves late in a list have a small negative one).
-
-    >>> history_steps(130, 64), history_steps(-130, 64), history_steps(-5, 64)
-    (2, -2, 0)
-    """
-    return history // unit if history >= 0 else -(-history // unit)
-
-
 class Limits:
     """What bounds one search. Times are milliseconds; 0 means no such bound."""
 
@@ -129,9 +119,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "improving": 0, "stalled": 0,
-                                         "history_lmr": 0}
-FRACTIONAL: Final = ("lmr_base", "lmr_divisor")  # the parameters that are not whole numbers
+                                         "lmr_base": 0, "lmr_divisor": 0.25}
 
 
 class SearchParams:
@@ -139,21 +127,13 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, improving: int = 0, stalled: int = 0,
-                 history_lmr: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
         self.null_divisor = null_divisor
         self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
         self.lmr_divisor = lmr_divisor
-        # A node is improving when its static evaluation is above its side's two plies before (or that one has none),
-        # as Stockfish has it. improving: reverse futility's margin this much smaller at an improving node. stalled 1:
-        # a node not improving reduces its late moves one ply more and prunes after 2/3 of the late move counts.
-        self.improving = improving
-        self.stalled = stalled
-        # Above 0: a quiet move's reduction falls by its history / history_lmr (rises for a negative history), toward 0.
-        self.history_lmr = history_lmr
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -169,11 +149,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 improving=0 stalled=0 history_lmr=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, improving, stalled, history_lmr)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -184,7 +164,7 @@ class SearchParams:
             name, _, value = word.partition("=")
             if name not in PARAM_FLOORS:
                 raise ValueError(f"no search parameter {name!r} ({', '.join(PARAM_FLOORS)})")
-            whole = name not in FRACTIONAL
+            whole = name not in ("lmr_base", "lmr_divisor")
             try:
                 number = int(value) if whole else float(value)
             except ValueError:
@@ -193,8 +173,7 @@ class SearchParams:
                 raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
-                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
-                            int(values["improving"]), int(values["stalled"]), int(values["history_lmr"]))
+                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"])
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -209,9 +188,6 @@ class Searcher:
         self.futility: i64 = self.params.futility
         self.null_base: i64 = self.params.null_base
         self.null_divisor: i64 = self.params.null_divisor
-        self.improving: i64 = self.params.improving
-        self.stalled: i64 = self.params.stalled
-        self.history_lmr: i64 = self.params.history_lmr
         self.reductions = self.params.reductions()
         self.nodes = 0
         self.seldepth = 0
@@ -224,9 +200,6 @@ class Searcher:
         self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
-        # The static evaluation of each ply of the current line at ply + 2 (NO_SCORE where none was made), so a node
-        # reads its side's two plies before at its own ply, the root's children included.
-        self.statics = vec[i64]([NO_SCORE] * (MAX_PLY + 4))
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
         # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
         # the other positions' lists copied to ``unboxed``.
@@ -438,19 +411,11 @@ class Searcher:
                     return score
         static: i64 = NO_SCORE
         r: i64
-        worse = False  # not improving, with SearchParams.stalled: reduce and prune more
         if not pv_node and not in_check and -MATE_BOUND < beta < MATE_BOUND:  # no abs(): compiled, a generic call
             static = pos.evaluate()
-            before = self.statics[ply]
-            lift: i64 = 0  # SearchParams.improving at an improving node
-            if before == NO_SCORE or static > before:
-                lift = self.improving
-            else:
-                worse = self.stalled != 0
             # Reverse futility: so far above beta that a shallow search will not bring it back.
-            if depth <= 3 and static - self.futility * depth + lift >= beta:
+            if depth <= 3 and static - self.futility * depth >= beta:
                 return static
-        self.statics[ply + 2] = static
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
@@ -480,10 +445,6 @@ class Searcher:
         keys = self.keys[ply]
         # Futility: near the leaves, quiet moves cannot lift a hopeless static score above alpha.
         futile = static != NO_SCORE and depth <= 2 and static + self.futility * depth <= alpha
-        # Late move pruning's count (SearchPosition.late_moves) at depth 1 to 3.
-        late_moves: i64 = self.late[depth] if depth <= 3 else 0
-        if worse:
-            late_moves = late_moves * 2 // 3
         best: i64 = -INF
         best_move: i64 = 0
         legal: i64 = 0
@@ -509,8 +470,8 @@ class Searcher:
             late = prio < CAPTURE_ORDER and prio != TT_MOVE_ORDER
             # Asked before the move is made: the exchange is read on the board it starts from.
             hangs = (late and quiet and not pv_node and not in_check and not futile and depth <= 3
-                     and 0 < legal < late_moves and pos.quiet_loses(m))
-            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= late_moves)):
+                     and 0 < legal < self.late[depth] and pos.quiet_loses(m))
+            if late and legal > 0 and (futile or hangs or (not pv_node and depth <= 3 and legal >= self.late[depth])):
                 # Pruned unless it gives check: judged without being made, but counted as a node
                 # and a legal move all the same, as if it had been made and taken back.
                 verdict = pos.peek(m)
@@ -538,12 +499,6 @@ class Searcher:
                         r -= 1
                     elif prio < QUIET_FLOOR:
                         r += 1
-                    if worse:
-                        r += 1
-                    if quiet and self.history_lmr != 0:
-                        r -= history_steps(self.history[m], self.history_lmr)
-                        if r < 0:
-                            r = 0
                     if r > new_depth - 1:
                         r = new_depth - 1
                 score = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
