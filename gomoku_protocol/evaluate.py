@@ -5,6 +5,12 @@ empty points of the line-shape values, kept up to date by the board). On top com
 since they decide a position more than any sum: a side to move that can make an open four (or a
 legal four-four) has won unless fours stop it; a four-three or double-three point is a strong
 threat; the opponent's threats cost a tempo to parry.
+
+A pattern-combination term (Rapfi's classical evaluation is a table per combination of a point's
+four line shapes) can be added: every candidate point is classed by the combination its lines make
+for each side (a four with an open three, two open twos …, ``COMBINATIONS``) and each class is
+worth what ``data/eval_combos.json`` says, fitted on top of the linear terms by
+:mod:`gomoku_protocol.fit`; that file's ``on`` switches it (off, the evaluation is the linear one).
 """
 
 from typing import Final
@@ -14,7 +20,9 @@ from mypy_extensions import i64, trait
 
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.rules import BLACK
-from gomoku_protocol.weights import OUR_THREAT, TEMPO, THEIR_THREAT, THEIR_WIN_THREAT
+from gomoku_protocol.weights import (
+    COMBOS_ON, OUR_COMBOS, OUR_THREAT, TEMPO, THEIR_COMBOS, THEIR_THREAT, THEIR_WIN_THREAT,
+)
 
 WON: Final = 6000  # below MATE_BOUND: a near-certain win, not a proof
 LIMIT: Final = 5000
@@ -35,9 +43,19 @@ class ShapeBoard:
     defence: int
     four_list: vec[i64]  # each colour's four points and open-three points (see Position.__init__)
     three_list: vec[i64]
+    cand_list: vec[i64]  # the candidate moves, the first ``cands`` (see Position.__init__)
+    cands: i64
 
     def count(self, color: i64, i: i64) -> i64:
         """``color``'s shape counters at ``i`` (pt.COUNT fields)."""
+        raise NotImplementedError
+
+    def score(self, color: i64, i: i64) -> i64:
+        """``color``'s summed line-shape values (``patterns.VALUE``) at ``i``."""
+        raise NotImplementedError
+
+    def shape(self, color: int, d: int, i: int) -> int:
+        """The line shape ``color`` makes along direction ``d`` by playing the empty point ``i``."""
         raise NotImplementedError
 
     def attack_total(self, color: int) -> int:
@@ -75,7 +93,81 @@ def threat_level(b: ShapeBoard, color: int) -> int:
     return level
 
 
-def evaluate(b: ShapeBoard) -> int:
+# The combination classes of a point for one side (Rapfi's pattern4 classes below a double four's
+# win, each made of two or more lines; a single line is the linear terms' already): a four with an
+# open three, a four with a closed three or open two, two open threes, an open three with a closed
+# three or open two, a closed three with another or with an open two, two open twos.
+COMBINATIONS: Final = ("four-four", "four-three", "four-plus", "three-three", "three-plus", "closed-three-plus", "two-two")
+RANK: Final = {pt.FLEX2: 1, pt.THREE: 2, pt.FLEX3: 3, pt.FOUR: 4, pt.FOUR2: 5, pt.FLEX4: 5}  # the others: 0
+
+
+def combination(shapes: list[int], strict: bool) -> int:
+    """The class (1 + its place in ``COMBINATIONS``; 0: none) of a point whose four lines make
+    ``shapes``; ``strict``: renju's black, for whom a double four or double three is forbidden.
+
+    >>> [combination(s, False) for s in ([6, 5, 0, 0], [5, 3, 1, 0], [4, 0, 0, 0], [3, 3, 2, 1])]
+    [2, 5, 0, 7]
+    >>> combination([5, 5, 0, 0], False), combination([5, 5, 0, 0], True)
+    (4, 0)
+    """
+    n = [0] * 6
+    for k in shapes:
+        n[RANK.get(k, 0)] += 1
+    if pt.FIVE in shapes or pt.OVERLINE in shapes:
+        return 0  # a five decides by itself; an overline is no win (and forbidden)
+    if n[5] or n[4] >= 2:
+        return 0 if strict else 1
+    if n[4]:
+        return 2 if n[3] else (3 if n[2] or n[1] else 0)
+    if n[3] >= 2:
+        return 0 if strict else 4
+    if n[3]:
+        return 5 if n[2] or n[1] else 0
+    if n[2]:
+        return 6 if n[2] >= 2 or n[1] else 0
+    return 7 if n[1] >= 2 else 0
+
+
+def _class_table(strict: bool) -> vec[i64]:
+    """``combination`` of every four shapes, at ``((s0 * 11 + s1) * 11 + s2) * 11 + s3``."""
+    out: list[int] = []
+    for code in range(11 ** 4):
+        out.append(combination([code // 1331, code // 121 % 11, code // 11 % 11, code % 11], strict))
+    return vec[i64](out)
+
+
+CLASSES: Final = (_class_table(False), _class_table(True))
+# A point makes a combination only with two lines of an open two or more, worth at least this much
+# of its summed shape values: the points below are not looked at (the values are never negative).
+PAIR_FLOOR: Final = 2 * min(pt.VALUE[pt.FLEX2], pt.VALUE[pt.THREE])
+
+
+def combination_counts(b: ShapeBoard, color: int) -> vec[i64]:
+    """How many of the candidate points make each combination class for ``color`` (index 0: none)."""
+    table = CLASSES[int(b.renju and color == BLACK)]
+    counts = vec[i64]([0] * (len(COMBINATIONS) + 1))
+    k: i64
+    for k in range(b.cands):
+        i = b.cand_list[k]
+        if b.score(color, i) >= PAIR_FLOOR:
+            code = 0
+            for d in range(4):
+                code = code * 11 + b.shape(color, d, i)
+            counts[table[code]] += 1
+    return counts
+
+
+def combination_sum(b: ShapeBoard, color: int, worth: list[int]) -> int:
+    """``color``'s combinations weighted by ``worth`` (one value a class, in evaluation units)."""
+    counts = combination_counts(b, color)
+    total = 0
+    for c in range(len(COMBINATIONS)):
+        total += counts[c + 1] * worth[c]
+    return total
+
+
+def evaluate(b: ShapeBoard, combinations: bool = COMBOS_ON) -> int:
+    """The score for the side to move; ``combinations``: with the pattern-combination term."""
     s = b.side
     o = 3 - s
     mine = threat_level(b, s)
@@ -95,4 +187,7 @@ def evaluate(b: ShapeBoard) -> int:
         score += THEIR_THREAT
     if mine == 1 and theirs < 2 and b.four_list[o * (b.n + 1)] == 0:  # o has no four
         score += OUR_THREAT
+    if combinations:
+        ours = combination_sum(b, s, OUR_COMBOS) * b.attack // BALANCED_ATTACK
+        score += ours - combination_sum(b, o, THEIR_COMBOS) * b.defence // BALANCED_DEFENCE
     return max(-LIMIT, min(LIMIT, score))
