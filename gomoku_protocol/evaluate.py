@@ -19,7 +19,7 @@ from librt.vecs import vec
 from mypy_extensions import i64, trait
 
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.rules import BLACK
+from gomoku_protocol.rules import BLACK, WHITE
 from gomoku_protocol.weights import (
     COMBOS_ON, OUR_COMBOS, OUR_THREAT, TEMPO, THEIR_COMBOS, THEIR_THREAT, THEIR_WIN_THREAT,
 )
@@ -142,27 +142,31 @@ CLASSES: Final = (_class_table(False), _class_table(True))
 PAIR_FLOOR: Final = 2 * min(pt.VALUE[pt.FLEX2], pt.VALUE[pt.THREE])
 
 
-def combination_counts(b: ShapeBoard, color: int) -> vec[i64]:
-    """How many of the candidate points make each combination class for ``color`` (index 0: none)."""
-    table = CLASSES[int(b.renju and color == BLACK)]
-    counts = vec[i64]([0] * (len(COMBINATIONS) + 1))
+CLASS_COUNT: Final = len(COMBINATIONS) + 1  # with "none"
+
+
+def combination_counts(b: ShapeBoard) -> vec[i64]:
+    """How many of the candidate points make each combination class for each colour: colour ``c``'s
+    class ``k`` at ``c * CLASS_COUNT + k`` (class 0: none), both colours in one pass."""
+    counts = vec[i64]([0] * (3 * CLASS_COUNT))
+    tables = (CLASSES[int(b.renju)], CLASSES[0])  # black's, white's
     k: i64
     for k in range(b.cands):
         i = b.cand_list[k]
-        if b.score(color, i) >= PAIR_FLOOR:
-            code = 0
-            for d in range(4):
-                code = code * 11 + b.shape(color, d, i)
-            counts[table[code]] += 1
+        for color in (BLACK, WHITE):
+            if b.score(color, i) >= PAIR_FLOOR:
+                code = 0
+                for d in range(4):
+                    code = code * 11 + b.shape(color, d, i)
+                counts[color * CLASS_COUNT + tables[color - BLACK][code]] += 1
     return counts
 
 
-def combination_sum(b: ShapeBoard, color: int, worth: list[int]) -> int:
-    """``color``'s combinations weighted by ``worth`` (one value a class, in evaluation units)."""
-    counts = combination_counts(b, color)
+def combination_sum(counts: vec[i64], color: int, worth: list[int]) -> int:
+    """``color``'s combinations in ``counts`` weighted by ``worth`` (one value a class, in evaluation units)."""
     total = 0
     for c in range(len(COMBINATIONS)):
-        total += counts[c + 1] * worth[c]
+        total += counts[color * CLASS_COUNT + c + 1] * worth[c]
     return total
 
 
@@ -188,6 +192,7 @@ def evaluate(b: ShapeBoard, combinations: bool = COMBOS_ON) -> int:
     if mine == 1 and theirs < 2 and b.four_list[o * (b.n + 1)] == 0:  # o has no four
         score += OUR_THREAT
     if combinations:
-        ours = combination_sum(b, s, OUR_COMBOS) * b.attack // BALANCED_ATTACK
-        score += ours - combination_sum(b, o, THEIR_COMBOS) * b.defence // BALANCED_DEFENCE
+        counts = combination_counts(b)
+        ours = combination_sum(counts, s, OUR_COMBOS) * b.attack // BALANCED_ATTACK
+        score += ours - combination_sum(counts, o, THEIR_COMBOS) * b.defence // BALANCED_DEFENCE
     return max(-LIMIT, min(LIMIT, score))

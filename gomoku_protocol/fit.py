@@ -36,7 +36,7 @@ from typing import Final, Optional
 from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import COMBINATIONS, combination_counts, evaluate, threat_level
+from gomoku_protocol.evaluate import CLASS_COUNT, COMBINATIONS, combination_counts, evaluate, threat_level
 from gomoku_protocol.weights import COMBOS_ON
 from gomoku_protocol.position import Position
 from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
@@ -64,9 +64,8 @@ class Sample:
 
 def combination_features(b: Position) -> list[float]:
     """How many candidate points make each combination class, for the side to move, then the opponent."""
-    ours = combination_counts(b, b.side)
-    theirs = combination_counts(b, 3 - b.side)
-    return [float(ours[c]) for c in range(1, len(ours))] + [float(theirs[c]) for c in range(1, len(theirs))]
+    counts = combination_counts(b)
+    return [float(counts[color * CLASS_COUNT + c]) for color in (b.side, 3 - b.side) for c in range(1, CLASS_COUNT)]
 
 
 def shape_counts(b: Position, color: int) -> list[int]:
