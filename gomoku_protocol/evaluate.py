@@ -7,9 +7,9 @@ legal four-four) has won unless fours stop it; a four-three or double-three poin
 threat; the opponent's threats cost a tempo to parry.
 
 A pattern-combination term (Rapfi's classical evaluation is a table per combination of a point's
-four line shapes) can be added: every candidate point is classed by the combination its lines make
-for each side (a four with an open three, two open twos …, ``COMBINATIONS``) and each class is
-worth what ``data/eval_combos.json`` says, fitted on top of the linear terms by
+four line shapes) can be added: every four point is classed by the combination its lines make for
+its side (a four with an open three, with a closed three or open two, two fours: ``COMBINATIONS``)
+and each class is worth what ``data/eval_combos.json`` says, fitted on top of the linear terms by
 :mod:`gomoku_protocol.fit`; that file's ``on`` switches it (off, the evaluation is the linear one).
 """
 
@@ -43,15 +43,9 @@ class ShapeBoard:
     defence: int
     four_list: vec[i64]  # each colour's four points and open-three points (see Position.__init__)
     three_list: vec[i64]
-    cand_list: vec[i64]  # the candidate moves, the first ``cands`` (see Position.__init__)
-    cands: i64
 
     def count(self, color: i64, i: i64) -> i64:
         """``color``'s shape counters at ``i`` (pt.COUNT fields)."""
-        raise NotImplementedError
-
-    def score(self, color: i64, i: i64) -> i64:
-        """``color``'s summed line-shape values (``patterns.VALUE``) at ``i``."""
         raise NotImplementedError
 
     def shape(self, color: int, d: int, i: int) -> int:
@@ -93,22 +87,24 @@ def threat_level(b: ShapeBoard, color: int) -> int:
     return level
 
 
-# The combination classes of a point for one side (Rapfi's pattern4 classes below a double four's
-# win, each made of two or more lines; a single line is the linear terms' already): a four with an
-# open three, a four with a closed three or open two, two open threes, an open three with a closed
-# three or open two, a closed three with another or with an open two, two open twos.
-COMBINATIONS: Final = ("four-four", "four-three", "four-plus", "three-three", "three-plus", "closed-three-plus", "two-two")
+# The combination classes of a point for one side: Rapfi's pattern4 classes that hold a four, below
+# a double four's win (ours is the evaluation's WON), a single four being the linear terms' already.
+# The classes without a four (two open threes, an open three with a closed three or open two, …)
+# were fitted and played too, over every candidate point: the held-out log-loss hardly moved (0.6357
+# against 0.6362 without them) and the search lost a self-play match, a node costing 1.4 times the
+# CPU time (docs/results/gomoku.md). A point of these classes is a four point, which the board lists.
+COMBINATIONS: Final = ("four-four", "four-three", "four-plus")
 RANK: Final = {pt.FLEX2: 1, pt.THREE: 2, pt.FLEX3: 3, pt.FOUR: 4, pt.FOUR2: 5, pt.FLEX4: 5}  # the others: 0
 
 
 def combination(shapes: list[int], strict: bool) -> int:
     """The class (1 + its place in ``COMBINATIONS``; 0: none) of a point whose four lines make
-    ``shapes``; ``strict``: renju's black, for whom a double four or double three is forbidden.
+    ``shapes``; ``strict``: renju's black, for whom a double four is forbidden.
 
-    >>> [combination(s, False) for s in ([6, 5, 0, 0], [5, 3, 1, 0], [4, 0, 0, 0], [3, 3, 2, 1])]
-    [2, 5, 0, 7]
-    >>> combination([5, 5, 0, 0], False), combination([5, 5, 0, 0], True)
-    (4, 0)
+    >>> [combination(s, False) for s in ([6, 5, 0, 0], [6, 3, 1, 0], [6, 0, 0, 0], [5, 5, 0, 0])]
+    [2, 3, 0, 0]
+    >>> combination([6, 7, 0, 0], False), combination([6, 7, 0, 0], True)
+    (1, 0)
     """
     n = [0] * 6
     for k in shapes:
@@ -119,13 +115,7 @@ def combination(shapes: list[int], strict: bool) -> int:
         return 0 if strict else 1
     if n[4]:
         return 2 if n[3] else (3 if n[2] or n[1] else 0)
-    if n[3] >= 2:
-        return 0 if strict else 4
-    if n[3]:
-        return 5 if n[2] or n[1] else 0
-    if n[2]:
-        return 6 if n[2] >= 2 or n[1] else 0
-    return 7 if n[1] >= 2 else 0
+    return 0
 
 
 def _class_table(strict: bool) -> vec[i64]:
@@ -137,28 +127,24 @@ def _class_table(strict: bool) -> vec[i64]:
 
 
 CLASSES: Final = (_class_table(False), _class_table(True))
-# A point makes a combination only with two lines of an open two or more, worth at least this much
-# of its summed shape values: the points below are not looked at (the values are never negative).
-PAIR_FLOOR: Final = 2 * min(pt.VALUE[pt.FLEX2], pt.VALUE[pt.THREE])
-
-
 CLASS_COUNT: Final = len(COMBINATIONS) + 1  # with "none"
 
 
 def combination_counts(b: ShapeBoard) -> vec[i64]:
-    """How many of the candidate points make each combination class for each colour: colour ``c``'s
-    class ``k`` at ``c * CLASS_COUNT + k`` (class 0: none), both colours in one pass."""
+    """How many points make each combination class for each colour: colour ``c``'s class ``k`` at
+    ``c * CLASS_COUNT + k`` (class 0: none). Only a colour's four points can make one."""
     counts = vec[i64]([0] * (3 * CLASS_COUNT))
-    tables = (CLASSES[int(b.renju)], CLASSES[0])  # black's, white's
+    fours = b.four_list
     k: i64
-    for k in range(b.cands):
-        i = b.cand_list[k]
-        for color in (BLACK, WHITE):
-            if b.score(color, i) >= PAIR_FLOOR:
-                code = 0
-                for d in range(4):
-                    code = code * 11 + b.shape(color, d, i)
-                counts[color * CLASS_COUNT + tables[color - BLACK][code]] += 1
+    for color in (BLACK, WHITE):
+        table = CLASSES[int(b.renju and color == BLACK)]
+        start, stop = pt.span(fours, color, b.n)
+        for k in range(start, stop):
+            i = fours[k]
+            code = 0
+            for d in range(4):
+                code = code * 11 + b.shape(color, d, i)
+            counts[color * CLASS_COUNT + table[code]] += 1
     return counts
 
 

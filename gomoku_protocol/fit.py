@@ -15,7 +15,7 @@ their meaning. One position in five (in blocks of 200, so whole games stay toget
 out and the log-loss there reported for the fit and for the current evaluation.
 
 With ``--combinations`` it fits the pattern-combination table instead (``evaluate.COMBINATIONS``:
-per class, how many candidate points make it for the side to move and for the opponent), on top
+per class, how many four points make it for the side to move and for the opponent), on top
 of the linear evaluation as it stands (its score, over the same ``scale``, is each sample's fixed
 offset), and writes ``data/eval_combos.json`` with the held-out log-loss of both and the labels'
 own entropy (the least any model can reach).
@@ -63,7 +63,7 @@ class Sample:
 
 
 def combination_features(b: Position) -> list[float]:
-    """How many candidate points make each combination class, for the side to move, then the opponent."""
+    """How many points make each combination class, for the side to move, then the opponent."""
     counts = combination_counts(b)
     return [float(counts[color * CLASS_COUNT + c]) for color in (b.side, 3 - b.side) for c in range(1, CLASS_COUNT)]
 
