@@ -1,7 +1,8 @@
 """Label game positions with a stronger Gomocup brain's score, for :mod:`gomoku_protocol.fit`.
 
-Every position of the given games that the fit would use (15×15 freestyle, after the opening,
-none the search decides by itself) is sent to the brain as a ``BOARD`` with a short depth limit;
+Every position of the given games that the fit would use (freestyle games of one board size, 15×15
+unless ``--size`` says otherwise, after the opening, none the search decides by itself; with
+``--any-rule`` the positions of standard and renju games too, scored as freestyle ones) is sent to the brain as a ``BOARD`` with a short depth limit;
 the ``Eval N`` of its last ``MESSAGE`` line (Rapfi prints ``MESSAGE Speed … | Eval 116 | …``) is
 its score for the side to move. Each output line is the position in ``h8i9j10`` notation, that
 score, the game's result for the side to move (1, ½, 0) and the brain's move::
@@ -51,15 +52,15 @@ def eval_score(line: str) -> Optional[int]:
     return max(-MATE, min(MATE, sign * int(m.group(3))))
 
 
-def positions(games: list[SgfGame]) -> list[tuple[str, float]]:
-    """(moves in ``h8i9`` notation, result for the side to move) of every position the fit uses,
-    each position once."""
+def positions(games: list[SgfGame], size: int = 15, any_rule: bool = False) -> list[tuple[str, float]]:
+    """(moves in ``h8i9`` notation, result for the side to move) of every position the fit uses in
+    the ``size``×``size`` games (freestyle ones, or of every rule), each position once."""
     seen: set[str] = set()
     out: list[tuple[str, float]] = []
     for g in games:
-        if g.size != 15 or g.rule != 0:
+        if g.size != size or (g.rule != 0 and not any_rule):
             continue
-        b = Position(15, 15, 0)
+        b = Position(size, size, 0)
         for ply, (x, y) in enumerate(g.moves):
             if ply >= g.opening and features(b) is not None:
                 key = format_pos(g.moves[:ply])
@@ -83,8 +84,8 @@ class Labeller(EngineSeat):
     does not answer START, or ends its output is a UsageError.
     """
 
-    def __init__(self, command: str, depth: int, turn_ms: int, patience_s: float = 20.0) -> None:
-        self.setup = ["START 15", "INFO rule 0", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
+    def __init__(self, command: str, depth: int, turn_ms: int, patience_s: float = 20.0, size: int = 15) -> None:
+        self.setup = [f"START {size}", "INFO rule 0", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
                       f"INFO max_depth {depth}"]
         self.patience_s = patience_s
         self.restarts = 0
@@ -139,6 +140,9 @@ def parser() -> ArgParser:
     p.add_argument("--depth", type=positive_int, default=10, help="its INFO max_depth")
     p.add_argument("--turn-ms", type=positive_int, default=300, help="its INFO timeout_turn")
     p.add_argument("--out", required=True, help="write the labelled positions here")
+    p.add_argument("--size", type=positive_int, default=15, help="the games' board size (games of other sizes are left out)")
+    p.add_argument("--any-rule", action="store_true",
+                   help="label the positions of standard and renju games too, as freestyle positions")
     p.add_argument("--skip", nargs="*", default=[], help="label files whose positions are not sent again")
     return p
 
@@ -149,8 +153,8 @@ def run(argv: list[str]) -> int:
     for name in opts.games:
         games += read_sgf_games(read_text(name))
     done = {line.split(maxsplit=1)[0] for name in opts.skip for line in read_text(name).splitlines() if line.strip()}
-    todo = [p for p in positions(games) if p[0] not in done]
-    brain = Labeller(opts.brain, opts.depth, opts.turn_ms)
+    todo = [p for p in positions(games, opts.size, opts.any_rule) if p[0] not in done]
+    brain = Labeller(opts.brain, opts.depth, opts.turn_ms, size=opts.size)
     with open(opts.out, "w", encoding="utf-8", buffering=1) as out:  # a stopped run keeps every line
         for n, (moves, result) in enumerate(todo):
             score, move = brain.score(moves)
