@@ -77,7 +77,7 @@ CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
 # tests/tools/junqi_big_pieces.py, 29 November 2026): the 师 64 times where they summed 50.8, the 司 and
 # the 军 49 where they summed 44.1. The attack chosen is the one whose risk the beliefs underrate most.
 # With :data:`CAUTION` on, a root attack by these kinds has its losing outcomes' probability scaled by
-# that ratio (:func:`cautious`). Off: not yet shown to pay in a match.
+# that ratio (:func:`cautious`). Off: a screen against main scored 2/9 (29 November 2026, docs/results/junqi.md).
 UNDERRATED: dict[int, float] = {MARSHAL: 1.11, GENERAL: 1.11, DIVISION: 1.26}
 CAUTION = False
 
