@@ -136,16 +136,21 @@ def test_an_attack_of_known_odds_is_scored_as_the_mix_of_its_outcomes(depth):
         assert (pos.key(), pos.kind[attack[1]]) == (key, sampled)
 
 
-def test_chances_follow_the_beliefs():
-    """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
-    outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
+def _dark_start() -> tuple[Board, Player, int, int]:
+    """The `search` player at the start of a dark two-player game, and its attack G2-F2."""
     board = Board("2p")
     engine = Player("search", 1)
     engine.new_game("2p", 0, Rules("2p"))
     engine.lineup("")
     engine.begin({})
     engine.deployments.refresh(engine.pos)
-    frm, to = board.point("G2"), board.point("F2")
+    return board, engine, board.point("G2"), board.point("F2")
+
+
+def test_chances_follow_the_beliefs():
+    """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
+    outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
+    board, engine, frm, to = _dark_start()
     seat = engine.pos.owner[to]
     probs = engine.deployments.probabilities(seat, engine.pos.tag[to])
     odd = chances(engine.pos, engine.deployments, frm, to)
@@ -165,13 +170,7 @@ def test_caution_scales_the_losing_outcomes_of_a_big_piece_attack(monkeypatch):
     scaled by its ratio, EAT taking the rest; the kinds within each result keep their shares."""
     from junqi_protocol import worlds
 
-    board = Board("2p")
-    engine = Player("search", 1)
-    engine.new_game("2p", 0, Rules("2p"))
-    engine.lineup("")
-    engine.begin({})
-    engine.deployments.refresh(engine.pos)
-    frm, to = board.point("G2"), board.point("F2")
+    _, engine, frm, to = _dark_start()
     att = engine.pos.kind[frm]
     plain = {combat(att, kinds[0][1]): (p, kinds) for p, kinds in chances(engine.pos, engine.deployments, frm, to)}
     monkeypatch.setattr(worlds, "CAUTION", True)
