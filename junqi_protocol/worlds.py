@@ -16,7 +16,7 @@ few worlds a move can afford no longer decide by their luck of the draw whether 
 The same luck decided whether a world saw an enemy bomb (or a stronger piece) beside the piece a
 move puts down: at a bomb probability of 0.1 none of six worlds draws it 53 % of the time, and our
 司令 died to an enemy bomb 24 times in 40 dealt games against pfysw/JunQi 2.3, mostly one that had
-not moved (:func:`exposure`). With :data:`EXPOSURE` on (off: 60 games did not decide it), a moved 司令
+not moved (:func:`exposure`). With :data:`EXPOSURE` on (off: 80 games did not decide it), a moved 司令
 or 军长 is charged, in every world, what the beliefs expect
 the hidden enemy pieces that can reach it next move to take, instead of what the world's own draw
 shows where its replies see that enemy move (a control variate: the mean over the worlds moves
@@ -46,7 +46,7 @@ from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
+from junqi_protocol.rules import DIVISION, EAT, FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -55,8 +55,8 @@ CANDIDATES = 8  # root moves searched beyond the first, static pass
 GROWTH = 4.0  # a deeper pass costs at least this many times the last (at most GROWTH_CAP times)
 GROWTH_CAP = 12.0
 LATE = 0.05  # seconds the planner waits for a worker past the deadline before it does without
-# Off (:func:`exposure`): against main at 0.5 s a move, 33/60 (+35 Elo, -45..+119; SPRT(0, 40) LLR 0.35)
-# on 29 November 2026, neither a range above 0 nor an accepted SPRT over 60 games (docs/results/junqi.md).
+# Off (:func:`exposure`): against main at 0.5 s a move, 47/80 (+61 Elo, -9..+138; SPRT(0, 40) LLR 1.24)
+# on 29 November 2026, neither a range above 0 nor an accepted SPRT over 80 games (docs/results/junqi.md).
 EXPOSURE = False
 
 # A world as plain data a worker can be sent: variant, owner, kind, alive, turn, quiet, nocapture, loses.
@@ -73,6 +73,13 @@ LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att
 # enemy the top piece. Charging every kind scored 15/40 against the build without the charge
 # (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
 CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
+# Our blind attacks lost more often than the beliefs rated them to (46 dealt games against pfysw/JunQi 2.3,
+# tests/tools/junqi_big_pieces.py, 29 November 2026): the 师 64 times where they summed 50.8, the 司 and
+# the 军 49 where they summed 44.1. The attack chosen is the one whose risk the beliefs underrate most.
+# With :data:`CAUTION` on, a root attack by these kinds has its losing outcomes' probability scaled by
+# that ratio (:func:`cautious`). Off: a screen against main scored 2/9 (29 November 2026, docs/results/junqi.md).
+UNDERRATED: dict[int, float] = {MARSHAL: 1.11, GENERAL: 1.11, DIVISION: 1.26}
+CAUTION = False
 
 
 def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
@@ -94,11 +101,26 @@ def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance
             by_result.setdefault(combat(att, kind), []).append((p, kind))
     if len(by_result) < 2:
         return []
-    odds: Chance = []
-    for kinds in by_result.values():
-        total = sum(p for p, _ in kinds)
-        odds.append((total, [(p / total, kind) for p, kind in kinds]))
-    return odds
+    sums = {result: sum(p for p, _ in kinds) for result, kinds in by_result.items()}
+    totals = cautious(sums, UNDERRATED[att]) if CAUTION and att in UNDERRATED else sums
+    return [(totals[result], [(p / sums[result], kind) for p, kind in kinds]) for result, kinds in by_result.items()]
+
+
+def cautious(totals: dict[int, float], scale: float) -> dict[int, float]:
+    """The results' probabilities with the losing ones (all but EAT) scaled by ``scale``, EAT taking
+    the rest (never below 0); unchanged when EAT is not among them.
+
+    >>> {result: round(p, 6) for result, p in cautious({1: 0.8, 2: 0.15, 3: 0.05}, 1.5).items()}
+    {1: 0.7, 2: 0.225, 3: 0.075}
+    >>> cautious({2: 0.6, 3: 0.4}, 1.5)
+    {2: 0.6, 3: 0.4}
+    """
+    if EAT not in totals:
+        return totals
+    whole = sum(totals.values())
+    lose = whole - totals[EAT]
+    scaled = min(whole, lose * scale)
+    return {result: whole - scaled if result == EAT else p * scaled / lose for result, p in totals.items()}
 
 
 def threats(view: Pieces, deployments: Deployments, seat: int) -> Threat:

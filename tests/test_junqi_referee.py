@@ -335,3 +335,36 @@ def test_an_endless_stream_of_stale_lines_is_a_timeout_not_a_hang():
     assert dropped[:20] == ["stale"] * 20 and dropped[20].startswith("... and ")
     player.close()
     assert player.proc is not None and player.proc.exit_code() is not None
+
+
+def test_first_fall_tells_the_flag_capture_and_the_material_the_board_shows():
+    """tests/tools/junqi_first_fall.py on a game played here: the fall is the first ``out`` of our team,
+    the captor the piece that moved onto our flag, and the pieces lost by ply 40 those the board lacks."""
+    from tools.junqi_first_fall import follow_game
+    from junqi_protocol.record import Recorder, Replayer
+    from junqi_protocol.rules import FLAG
+    from junqi_protocol.runner import Referee
+    from junqi_protocol.seats import BuiltinSeat
+
+    lines: list = []
+    players = [BuiltinSeat("random", 1), BuiltinSeat("events", 11), BuiltinSeat("random", 21), BuiltinSeat("events", 31)]
+    Referee("4p", "info=allies", Recorder(None, [lines.append])).play(1, players)
+    x = follow_game("r.jsonl", lines, "random")
+    assert x is not None and x.result == "lost" and x.why == "flag"
+    outs = [(o["ply"], e.split()[1]) for o in lines if o["type"] == "step" for e in o["events"] if e.startswith("out ")]
+    assert (x.ply, x.seat) == next(out for out in outs if out[1] in "SN") and x.ply > 40
+    r = Replayer(lines[0])
+    b = r.board
+    on: list[int] = []
+    for obj in lines[1:]:
+        if obj["type"] == "step" and obj["ply"] == x.ply:
+            frm, to = (b.point(p) for p in obj["move"].split("-"))
+            pos = r.game.pos
+            assert (pos.kind[to], b.letters[pos.owner[to]], pos.kind[frm], b.names[frm]) == (FLAG, x.seat, x.captor, x.frm)
+            break
+        r.feed(obj)
+        if obj["type"] == "step" and obj["ply"] == 40:
+            on = [sum(1 for p in range(b.size) if r.game.pos.owner[p] >= 0 and b.team(r.game.pos.owner[p]) == t) for t in (0, 1)]
+    else:
+        raise AssertionError("no step at the fall's ply")
+    assert on == [50 - len(x.lost[40][0]), 50 - len(x.lost[40][1])] and x.lost[40] != ([], [])

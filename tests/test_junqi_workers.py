@@ -136,16 +136,21 @@ def test_an_attack_of_known_odds_is_scored_as_the_mix_of_its_outcomes(depth):
         assert (pos.key(), pos.kind[attack[1]]) == (key, sampled)
 
 
-def test_chances_follow_the_beliefs():
-    """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
-    outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
+def _dark_start() -> tuple[Board, Player, int, int]:
+    """The `search` player at the start of a dark two-player game, and its attack G2-F2."""
     board = Board("2p")
     engine = Player("search", 1)
     engine.new_game("2p", 0, Rules("2p"))
     engine.lineup("")
     engine.begin({})
     engine.deployments.refresh(engine.pos)
-    frm, to = board.point("G2"), board.point("F2")
+    return board, engine, board.point("G2"), board.point("F2")
+
+
+def test_chances_follow_the_beliefs():
+    """At the start of a dark game every hidden front-row piece may be almost anything: the attack's
+    outcomes carry the beliefs' probabilities by result, and each result its kinds in proportion."""
+    board, engine, frm, to = _dark_start()
     seat = engine.pos.owner[to]
     probs = engine.deployments.probabilities(seat, engine.pos.tag[to])
     odd = chances(engine.pos, engine.deployments, frm, to)
@@ -158,3 +163,24 @@ def test_chances_follow_the_beliefs():
         assert sorted(k for _, k in kinds) == same
         assert all(share == pytest.approx(probs[k] / p) for share, k in kinds)
     assert chances(engine.pos, engine.deployments, frm, board.point("G1")) == []  # our own piece
+
+
+def test_caution_scales_the_losing_outcomes_of_a_big_piece_attack(monkeypatch):
+    """With ``CAUTION`` on, an attack by a kind in ``UNDERRATED`` has its losing results' probability
+    scaled by its ratio, EAT taking the rest; the kinds within each result keep their shares."""
+    from junqi_protocol import worlds
+
+    _, engine, frm, to = _dark_start()
+    att = engine.pos.kind[frm]
+    plain = {combat(att, kinds[0][1]): (p, kinds) for p, kinds in chances(engine.pos, engine.deployments, frm, to)}
+    monkeypatch.setattr(worlds, "CAUTION", True)
+    monkeypatch.setattr(worlds, "UNDERRATED", {att: 1.02})
+    careful = {combat(att, kinds[0][1]): (p, kinds) for p, kinds in chances(engine.pos, engine.deployments, frm, to)}
+    assert plain.keys() == careful.keys() and EAT in plain and len(plain) > 1
+    for result, (p, kinds) in plain.items():
+        if result != EAT:
+            assert careful[result][0] == pytest.approx(1.02 * p)
+        assert careful[result][1] == kinds
+    assert sum(p for p, _ in careful.values()) == pytest.approx(1.0)
+    monkeypatch.setattr(worlds, "UNDERRATED", {})
+    assert chances(engine.pos, engine.deployments, frm, to) == list(plain.values())
