@@ -46,7 +46,7 @@ from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import DIVISION, EAT, FLAG, GENERAL, MARSHAL, combat
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -73,13 +73,6 @@ LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att
 # enemy the top piece. Charging every kind scored 15/40 against the build without the charge
 # (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
 CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
-# Our blind attacks lost more often than the beliefs rated them to (46 dealt games against pfysw/JunQi 2.3,
-# tests/tools/junqi_big_pieces.py, 29 November 2026): the 师 64 times where they summed 50.8, the 司 and
-# the 军 49 where they summed 44.1. The attack chosen is the one whose risk the beliefs underrate most.
-# With :data:`CAUTION` on, a root attack by these kinds has its losing outcomes' probability scaled by
-# that ratio (:func:`cautious`). Off: a screen against main scored 2/9 (29 November 2026, docs/results/junqi.md).
-UNDERRATED: dict[int, float] = {MARSHAL: 1.11, GENERAL: 1.11, DIVISION: 1.26}
-CAUTION = False
 
 
 def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
@@ -101,26 +94,11 @@ def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance
             by_result.setdefault(combat(att, kind), []).append((p, kind))
     if len(by_result) < 2:
         return []
-    sums = {result: sum(p for p, _ in kinds) for result, kinds in by_result.items()}
-    totals = cautious(sums, UNDERRATED[att]) if CAUTION and att in UNDERRATED else sums
-    return [(totals[result], [(p / sums[result], kind) for p, kind in kinds]) for result, kinds in by_result.items()]
-
-
-def cautious(totals: dict[int, float], scale: float) -> dict[int, float]:
-    """The results' probabilities with the losing ones (all but EAT) scaled by ``scale``, EAT taking
-    the rest (never below 0); unchanged when EAT is not among them.
-
-    >>> {result: round(p, 6) for result, p in cautious({1: 0.8, 2: 0.15, 3: 0.05}, 1.5).items()}
-    {1: 0.7, 2: 0.225, 3: 0.075}
-    >>> cautious({2: 0.6, 3: 0.4}, 1.5)
-    {2: 0.6, 3: 0.4}
-    """
-    if EAT not in totals:
-        return totals
-    whole = sum(totals.values())
-    lose = whole - totals[EAT]
-    scaled = min(whole, lose * scale)
-    return {result: whole - scaled if result == EAT else p * scaled / lose for result, p in totals.items()}
+    odds: Chance = []
+    for kinds in by_result.values():
+        total = sum(p for p, _ in kinds)
+        odds.append((total, [(p / total, kind) for p, kind in kinds]))
+    return odds
 
 
 def threats(view: Pieces, deployments: Deployments, seat: int) -> Threat:

@@ -163,24 +163,3 @@ def test_chances_follow_the_beliefs():
         assert sorted(k for _, k in kinds) == same
         assert all(share == pytest.approx(probs[k] / p) for share, k in kinds)
     assert chances(engine.pos, engine.deployments, frm, board.point("G1")) == []  # our own piece
-
-
-def test_caution_scales_the_losing_outcomes_of_a_big_piece_attack(monkeypatch):
-    """With ``CAUTION`` on, an attack by a kind in ``UNDERRATED`` has its losing results' probability
-    scaled by its ratio, EAT taking the rest; the kinds within each result keep their shares."""
-    from junqi_protocol import worlds
-
-    _, engine, frm, to = _dark_start()
-    att = engine.pos.kind[frm]
-    plain = {combat(att, kinds[0][1]): (p, kinds) for p, kinds in chances(engine.pos, engine.deployments, frm, to)}
-    monkeypatch.setattr(worlds, "CAUTION", True)
-    monkeypatch.setattr(worlds, "UNDERRATED", {att: 1.02})
-    careful = {combat(att, kinds[0][1]): (p, kinds) for p, kinds in chances(engine.pos, engine.deployments, frm, to)}
-    assert plain.keys() == careful.keys() and EAT in plain and len(plain) > 1
-    for result, (p, kinds) in plain.items():
-        if result != EAT:
-            assert careful[result][0] == pytest.approx(1.02 * p)
-        assert careful[result][1] == kinds
-    assert sum(p for p, _ in careful.values()) == pytest.approx(1.0)
-    monkeypatch.setattr(worlds, "UNDERRATED", {})
-    assert chances(engine.pos, engine.deployments, frm, to) == list(plain.values())
