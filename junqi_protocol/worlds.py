@@ -16,7 +16,7 @@ few worlds a move can afford no longer decide by their luck of the draw whether 
 The same luck decided whether a world saw an enemy bomb (or a stronger piece) beside the piece a
 move puts down: at a bomb probability of 0.1 none of six worlds draws it 53 % of the time, and our
 司令 died to an enemy bomb 24 times in 40 dealt games against pfysw/JunQi 2.3, mostly one that had
-not moved (:func:`exposure`). With :data:`EXPOSURE` on (off: 80 games did not decide it), a moved 司令
+not moved (:func:`exposure`). With :data:`EXPOSURE` on (off: 100 games did not decide it), a moved 司令
 or 军长 is charged, in every world, what the beliefs expect
 the hidden enemy pieces that can reach it next move to take, instead of what the world's own draw
 shows where its replies see that enemy move (a control variate: the mean over the worlds moves
@@ -55,8 +55,8 @@ CANDIDATES = 8  # root moves searched beyond the first, static pass
 GROWTH = 4.0  # a deeper pass costs at least this many times the last (at most GROWTH_CAP times)
 GROWTH_CAP = 12.0
 LATE = 0.05  # seconds the planner waits for a worker past the deadline before it does without
-# Off (:func:`exposure`): against main at 0.5 s a move, 47/80 (+61 Elo, -9..+138; SPRT(0, 40) LLR 1.24)
-# on 29 November 2026, neither a range above 0 nor an accepted SPRT over 80 games (docs/results/junqi.md).
+# Off (:func:`exposure`): against main at 0.5 s a move, 55/100 (+35 Elo, -30..+102; SPRT(0, 40) LLR 0.54)
+# on 29 November 2026, neither a range above 0 nor an accepted SPRT over 100 games (docs/results/junqi.md).
 EXPOSURE = False
 
 # A world as plain data a worker can be sent: variant, owner, kind, alive, turn, quiet, nocapture, loses.
