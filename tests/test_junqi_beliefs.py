@@ -11,7 +11,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.game import Pieces
 from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
-from junqi_protocol.rules import COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
+from junqi_protocol.rules import BOMB, COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
 
 
 def records(name):
@@ -179,3 +179,24 @@ def test_an_army_is_expected_to_deploy_like_its_hidden_teammate():
     assert 0 < after[MINE] < 0.6 * before
     assert beliefs.mates(1) == [3] and beliefs.mates(2) == []  # N's teammate is us: nothing learned
     assert all(w > 0 for k, w in enumerate(after) if beliefs.mask[board.home(1, 4, 1)] >> k & 1)
+
+
+def test_a_piece_that_steps_up_to_our_marshal_is_likelier_a_bomb():
+    # Four players, seen from S: W's front corner piece leaves, and the piece behind it steps into
+    # the corner, beside our front-left piece. In strong play a piece that steps up to our 司令
+    # is a bomb more often than its other moves say (issue 60; tests/tools/junqi_behaviour.py).
+    def bomb_after_the_step(lineup):
+        board, pos, beliefs = four_player_opening()
+        pos.place(0, parse_lineup(lineup))
+        beliefs = Beliefs(board, 0)
+        beliefs.start(pos)
+        for frm, to in (("W04", "C00"), ("C00", "C10"), ("W14", "W04")):
+            beliefs.before_move(pos, board.point(frm), board.point(to), MOVE)
+            pos.apply(board.point(frm), board.point(to), MOVE)
+        beliefs.settle(pos)
+        return beliefs.marginals(3)[board.point("W14")][BOMB], beliefs.near[board.point("W14")]
+
+    beside_marshal, near = bomb_after_the_step("abccddeeffggghhhiiijjkklj")  # our 司令 on S00
+    beside_platoon, far = bomb_after_the_step("hbccddeeffggghahiiijjkklj")  # a 排长 there, the 司令 behind
+    assert (near, far) == (1, 0)
+    assert beside_marshal > 1.2 * beside_platoon > 0

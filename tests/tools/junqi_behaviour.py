@@ -12,7 +12,8 @@ study of four-player match records (``sanqi referee --record``) in which every a
 * ``chase``: every step of a hidden enemy piece onto a point beside the viewer's own 司令 or 军长
   (not an attack), split by whether that big piece was *shown* (the mover's owner's own beliefs
   pinned it to 司令, 军长 or 师长): what the viewer's beliefs then gave the mover for being a bomb
-  or at least our piece's equal, against what it was.
+  or at least our piece's equal (with each model, on the held-out games; ``--chase``: with the
+  shipped rates on every game), against what it was.
 
     python tests/tools/junqi_behaviour.py [--hold 4] [--every 6] RECORD.jsonl [RECORD.jsonl ...]
 """
@@ -69,28 +70,37 @@ class Counts:
         self.waited = [0] * KINDS
         self.moves = [0] * KINDS
         self.attacks = [0] * KINDS
+        self.near = [0] * KINDS
 
     def add(self, kind: int, beliefs: Beliefs, t: int) -> None:
         self.moves[kind] += beliefs.moved[t]
         self.attacks[kind] += beliefs.attacks[t]
         self.first[kind] += beliefs.moved[t] > 0
         self.waited[kind] += beliefs.waited[t]
+        self.near[kind] += beliefs.near[t]
 
-    def model(self) -> Behaviour:
+    def model(self, near: bool) -> Behaviour:
+        """The rates (with ``near``, the share of steps that are not attacks that end beside our big pieces too)."""
         like = BEHAVIOUR["4p"]
+        walks = [m - a for m, a in zip(self.moves, self.attacks)]
         return Behaviour([round(f / w, 4) if w else 0.0 for f, w in zip(self.first, self.waited)],
-                         [round(a / m, 3) if m else 0.0 for a, m in zip(self.attacks, self.moves)], like.temper, like.sleepers)
+                         [round(a / m, 3) if m else 0.0 for a, m in zip(self.attacks, self.moves)], like.temper, like.sleepers,
+                         [round(c / w, 3) if w else 0.0 for c, w in zip(self.near, walks)] if near else None)
 
 
 def fit(train: list[list[dict[str, Any]]]) -> dict[str, Counts]:
+    """The counts per owner and pooled, each army's pieces as a seat of the other team saw them
+    (the steps beside big pieces are counted against the big pieces that seat could see)."""
     counts = {name: Counts() for name in OWNERS + ("pooled",)}
     for lines in train:
         board = Board(lines[0]["variant"])
         truth = true_kinds(board, lines)
-        beliefs = list(views(lines, 0))[-1].beliefs
+        seen = [list(views(lines, seat))[-1].beliefs for seat in (0, 1)]
         for t, k in enumerate(truth):
             if k >= 0:
-                who = owner(lines[0]["players"][board.letters[board.seat_of[t]]])
+                seat = board.seat_of[t]
+                beliefs = seen[1 - board.team(seat)]
+                who = owner(lines[0]["players"][board.letters[seat]])
                 counts[who].add(k, beliefs, t)
                 counts["pooled"].add(k, beliefs, t)
     return counts
@@ -146,59 +156,40 @@ def loss(held: list[list[dict[str, Any]]], models: dict[str, Behaviour], every: 
     return out, blind
 
 
-def chases(lines: list[dict[str, Any]], rows: list[tuple[str, bool, float, bool]]) -> None:
-    """Append (mover's owner, our piece shown, believed P(bomb or >= ours), it was) per chase."""
-    board = Board(lines[0]["variant"])
-    truth = true_kinds(board, lines)
-    who = [owner(lines[0]["players"][letter]) for letter in board.letters]
-    steps = [o for o in lines if o["type"] in ("start", "step")]
-    for seat in range(board.seats):
-        enemies = [s for s in range(board.seats) if board.team(s) != board.team(seat)]
-        followers = [views(lines, s) for s in [seat] + enemies]
-        now = [next(f) for f in followers]
-        for obj in steps[1:]:
-            pending = None
-            if obj.get("action") == "move" and obj["events"][0].split()[-1] == "MOVE":
-                frm, _, to = obj["move"].partition("-")
-                f, t = board.point(frm), board.point(to)
-                mover = now[0].pos.owner[f]
-                if mover in enemies:
-                    eye = now[1 + enemies.index(mover)].beliefs
-                    ours = [(q, now[0].pos.kind[q], eye.mask[now[0].pos.tag[q]] & ~SHOWN == 0) for q in board.steps[t]
-                            if now[0].pos.owner[q] == seat and now[0].pos.kind[q] in (MARSHAL, GENERAL)]
-                    if ours:
-                        pending = (mover, now[0].pos.tag[f], ours)
-            now = [next(f) for f in followers]
-            if pending is not None:
-                mover, tag, ours = pending
-                if now[0].beliefs.mask[tag].bit_count() < 2:
-                    continue
-                row = now[0].beliefs.marginals(mover)[tag]
-                for _, kind, shown in ours:
-                    rows.append((who[mover], shown, row[BOMB] + sum(row[:kind + 1]), truth[tag] == BOMB or truth[tag] <= kind))
+class Chase(NamedTuple):
+    """An enemy step beside our 司令 or 军长: the mover's owner, whether the mover's side had our
+    piece pinned to 司令, 军长 or 师, each model's P(the mover is a bomb or at least ours), and whether it was."""
+    owner: str
+    shown: bool
+    risk: dict[str, float]
+    real: bool
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hold", type=int, default=4, help="every N-th game is held out (fit on the rest)")
     ap.add_argument("--every", type=int, default=6, help="score the beliefs every N-th step of a held-out game")
+    ap.add_argument("--shard", default="0/1", help="K/N: score only the K-th of every N held-out games (to run N processes)")
     ap.add_argument("--no-chase", action="store_true", help="leave out the chase table")
     ap.add_argument("--chase", action="store_true", help="only the chase table")
     ap.add_argument("records", nargs="+")
     args = ap.parse_args()
     everything = games(args.records)
     train = [g for i, g in enumerate(everything) if i % args.hold != args.hold - 1]
-    held = [g for i, g in enumerate(everything) if i % args.hold == args.hold - 1]
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    held = [g for i, g in enumerate(everything) if i % args.hold == args.hold - 1][shard::shards]
     print(f"{len(everything)} finished games: {len(train)} to fit, {len(held)} held out")
     if args.chase:
-        chase_table(everything)
+        chase_table(everything, {"shipped": BEHAVIOUR["4p"]})
         return
     counts = fit(train)
     models = {"shipped": BEHAVIOUR["4p"]}
     for name, c in counts.items():
-        m = c.model()
-        models[name] = m
-        print(f"{name}: hazard={m.hazard},\n    attack_share={[round(math.exp(h), 3) for h in m.hit]}")
+        for near in (False, True):
+            m = c.model(near)
+            models[name + (" + near" if near else "")] = m
+        print(f"{name}: hazard={m.hazard},\n    attack_share={[round(math.exp(h), 3) for h in m.hit]},"
+              f"\n    near={[round(math.exp(h), 3) for h in m.near]}")
     got, blind = loss(held, models, args.every)
     print("\nheld-out log-loss of the true kind (nats), by the piece's owner")
     print("| owner | checks | " + " | ".join(models) + " |")
@@ -215,20 +206,55 @@ def main() -> None:
             print(f"| {o} | {SHORT[kind]} | {len(group)} | {sum(b.lost for b in group)} | "
                   + " | ".join(f"{sum(b.risk[m] for b in group):.1f}" for m in models) + " |")
     if not args.no_chase:
-        chase_table(everything)
+        chase_table(held, models)
 
 
-def chase_table(everything: list[list[dict[str, Any]]]) -> None:
-    rows: list[tuple[str, bool, float, bool]] = []
-    for lines in everything:
-        chases(lines, rows)
+def chases(lines: list[dict[str, Any]], models: dict[str, Behaviour], rows: list[Chase]) -> None:
+    """Append a :class:`Chase` per step of an enemy piece beside our 司令 or 军长."""
+    board = Board(lines[0]["variant"])
+    truth = true_kinds(board, lines)
+    who = [owner(lines[0]["players"][letter]) for letter in board.letters]
+    steps = [o for o in lines if o["type"] in ("start", "step")]
+    for seat in range(board.seats):
+        enemies = [s for s in range(board.seats) if board.team(s) != board.team(seat)]
+        followers = [views(lines, s) for s in [seat] + enemies]
+        now = [next(f) for f in followers]
+        cache: dict[Any, Any] = {}
+        for obj in steps[1:]:
+            pending = None
+            if obj.get("action") == "move" and obj["events"][0].split()[-1] == "MOVE":
+                frm, _, to = obj["move"].partition("-")
+                f, t = board.point(frm), board.point(to)
+                mover = now[0].pos.owner[f]
+                if mover in enemies:
+                    eye = now[1 + enemies.index(mover)].beliefs
+                    ours = [(now[0].pos.kind[q], eye.mask[now[0].pos.tag[q]] & ~SHOWN == 0) for q in board.steps[t]
+                            if now[0].pos.owner[q] == seat and now[0].pos.kind[q] in (MARSHAL, GENERAL)]
+                    if ours:
+                        pending = (mover, now[0].pos.tag[f], ours)
+            now = [next(f) for f in followers]
+            if pending is not None:
+                mover, tag, ours = pending
+                if now[0].beliefs.mask[tag].bit_count() < 2:
+                    continue
+                rows_now = {name: probs(now[0].beliefs, mover, model, cache)[tag] for name, model in models.items()}
+                for kind, shown in ours:
+                    rows.append(Chase(who[mover], shown, {name: row[BOMB] + sum(row[:kind + 1]) for name, row in rows_now.items()},
+                                      truth[tag] == BOMB or truth[tag] <= kind))
+
+
+def chase_table(games: list[list[dict[str, Any]]], models: dict[str, Behaviour]) -> None:
+    rows: list[Chase] = []
+    for lines in games:
+        chases(lines, models, rows)
     print("\nenemy steps beside our 司令/军长 (not attacks): P(bomb or >= ours) believed after the step against the truth")
-    print("| mover's owner | our piece shown | steps | predicted | real |")
-    print("|---|---|---|---|---|")
+    print("| mover's owner | our piece shown | steps | real | " + " | ".join(models) + " |")
+    print("|---|---|---|---|" + "---|" * len(models))
     for o in OWNERS:
         for shown in (True, False):
-            group = [r for r in rows if r[0] == o and r[1] == shown]
-            print(f"| {o} | {'yes' if shown else 'no'} | {len(group)} | {sum(r[2] for r in group):.1f} | {sum(r[3] for r in group)} |")
+            group = [r for r in rows if r.owner == o and r.shown == shown]
+            print(f"| {o} | {'yes' if shown else 'no'} | {len(group)} | {sum(r.real for r in group)} | "
+                  + " | ".join(f"{sum(r.risk[m] for r in group):.1f}" for m in models) + " |")
 
 
 if __name__ == "__main__":
