@@ -726,7 +726,7 @@ class Deployments:
 # Two players: `events`' own, 40 dark games with dealt strong-style lineups (`sanqi bench junqi
 # --fit-behaviour --seed 2`). Four players: strong play, pfysw's and ours pooled, on 117 recorded games
 # (dealt lineups against pfysw at 1 s and self-play at 0.5 s, 29 November 2026; every 4th of 155 held
-# out): `python tests/tools/junqi_behaviour.py` (its docstring names the records). On the held-out
+# out): `python tests/tools/junqi_behaviour.py RECORDS` (docs/results/junqi.md gives the records). On the held-out
 # games they took the log-loss of the true kind of pfysw's pieces from 1.613 nats (`events`' rates)
 # to 1.596 and of ours from 1.599 to 1.588; strong players move their bombs as early as their
 # soldiers (0.105 a move against `events`' 0.020), and a piece stepping up to our 司令 or 军长 was a

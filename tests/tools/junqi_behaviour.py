@@ -30,7 +30,7 @@ from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
 from junqi_protocol.rules import BOMB, COUNTS, DIVISION, EAT, GENERAL, MARSHAL, combat
 
-OWNERS = ("pfysw", "sanqi")
+OWNERS = ("pfysw", "sanqi", "events")
 FLOOR = 1e-6
 SHOWN = (1 << MARSHAL) | (1 << GENERAL) | (1 << DIVISION)
 BIG = (MARSHAL, GENERAL, DIVISION)
@@ -38,7 +38,7 @@ SHORT = "司军师"
 
 
 def owner(name: str) -> str:
-    return "pfysw" if "pfysw" in name else "sanqi"
+    return "pfysw" if "pfysw" in name else "events" if "events" in name else "sanqi"
 
 
 def games(paths: list[str]) -> list[list[dict[str, Any]]]:
@@ -185,6 +185,8 @@ def main() -> None:
     counts = fit(train)
     models = {"shipped": BEHAVIOUR["4p"]}
     for name, c in counts.items():
+        if not sum(c.moves):
+            continue  # no such owner in these records
         for near in (False, True):
             m = c.model(near)
             models[name + (" + near" if near else "")] = m
@@ -196,6 +198,8 @@ def main() -> None:
     print("|---|---|" + "---|" * len(models))
     for o in OWNERS:
         n = got[(o, "shipped")][1]
+        if not n:
+            continue
         print(f"| {o} | {n} | " + " | ".join(f"{got[(o, m)][0] / max(1, n):.4f}" for m in models) + " |")
     print("\nblind attacks by our 司令, 军长 and 师 on the held-out games: attacks, losses, and the losses each model predicted")
     print("| defender's owner | our piece | attacks | lost | " + " | ".join(models) + " |")
