@@ -31,12 +31,11 @@ from typing import Callable, Final, Optional
 
 from junqi_protocol.board import HOME, Board
 from junqi_protocol.game import Pieces
-from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, GENERAL, KILLED, MARSHAL, MINE, BOMB, MOVE, combat, needs_engineer
+from junqi_protocol.rules import BOTH, COUNTS, EAT, ENGINEER, FLAG, KILLED, MARSHAL, MINE, BOMB, MOVE, combat, needs_engineer
 
 ALL = (1 << 12) - 1
 KINDS = 12
 BALANCE_ROUNDS = 30
-BIG = (MARSHAL, GENERAL)  # the pieces whose neighbours an enemy bomb seeks out (:class:`Behaviour` ``near``)
 LIKELIHOOD_FLOOR = 30.0  # the behaviour model never weighs a kind below e^-30 of the likeliest
 # How far a teammate's lineup moves an army's prior (:func:`shared_lineup`): chosen on --seed 3
 # four-player games of both lineup styles, not on the benchmark's --seed 1.
@@ -225,37 +224,30 @@ class Behaviour:
     """What a piece's conduct says about its kind, as a likelihood per kind: how soon a piece of
     each kind first moves (a hazard per move of its owner on which it could have stepped somewhere:
     strong pieces go early, engineers and bombs wait, mines and flags never move; a share ``sleepers`` of pieces is held back whatever
-    its kind, so staying put is never damning), what share of its moves are attacks (the
-    strong attack, the weak walk) and, with ``near``, what share of the rest step beside a 司令 or
-    军长 of ours that we can see (a bomb or a bigger piece comes up to it). Tempered by ``temper``
-    because one player's choices are far from independent draws. Every kind keeps a positive
-    factor, so nothing possible is ruled out.
+    its kind, so staying put is never damning) and what share of its moves are attacks (the
+    strong attack, the weak walk). Tempered by ``temper`` because one player's choices are far
+    from independent draws. Every kind keeps a positive factor, so nothing possible is ruled out.
 
     >>> still = Behaviour([0.1] * 9 + [0.0, 0.05, 0.0], [0.5] * 12, 1.0, 0.0).likelihood(0, 0, 20)
     >>> still[MINE] == 1.0 and 0 < still[MARSHAL] < still[BOMB] < 1
     True
     """
 
-    def __init__(self, hazard: list[float], attack_share: list[float], temper: float, sleepers: float,
-                 near: Optional[list[float]] = None) -> None:
+    def __init__(self, hazard: list[float], attack_share: list[float], temper: float, sleepers: float) -> None:
         self.hazard: list[float] = hazard
         self.sleepers: float = sleepers
         self.start: list[float] = [math.log(max(h, 1e-9)) for h in hazard]
         self.hit: list[float] = [math.log(max(c, 1e-9)) for c in attack_share]
         self.walk: list[float] = [math.log(max(1.0 - c, 1e-9)) for c in attack_share]
-        # Without ``near`` (not measured for that variant) a step beside our big pieces weighs nothing.
-        self.near: list[float] = [math.log(max(c, 1e-9)) for c in near] if near is not None else [0.0] * KINDS
-        self.away: list[float] = [math.log(max(1.0 - c, 1e-9)) for c in near] if near is not None else [0.0] * KINDS
         self.temper: float = temper
 
-    def likelihood(self, moved: int, attacks: int, waited: int, near: int = 0) -> list[float]:
+    def likelihood(self, moved: int, attacks: int, waited: int) -> list[float]:
         """Per kind, the likelihood of a piece that could have moved on ``waited`` of its owner's
         moves before it first did (or has not yet), then made ``moved`` moves, ``attacks`` of them
-        attacks and ``near`` of the others steps beside our 司令 or 军长."""
+        attacks."""
         if moved:
-            walks = moved - attacks
-            logs = [self.start[k] - self.hazard[k] * waited + attacks * self.hit[k] + walks * self.walk[k]
-                    + near * self.near[k] + (walks - near) * self.away[k] for k in range(KINDS)]
+            logs = [self.start[k] - self.hazard[k] * waited + attacks * self.hit[k] + (moved - attacks) * self.walk[k]
+                    for k in range(KINDS)]
         else:
             logs = [math.log(self.sleepers + (1.0 - self.sleepers) * math.exp(-self.hazard[k] * waited)) for k in range(KINDS)]
         top = max(logs)
@@ -353,8 +345,6 @@ class Beliefs:
         self.moved: list[int] = [0] * board.size
         self.attacks: list[int] = [0] * board.size
         self.waited: list[int] = [0] * board.size
-        # Its steps (not attacks) onto a point beside a 司令 or 军长 of our team that we can see.
-        self.near: list[int] = [0] * board.size
         self.model: Optional[Behaviour] = BEHAVIOUR[board.variant]
 
     def start(self, pos: Pieces) -> None:
@@ -407,15 +397,6 @@ class Beliefs:
         self.moved[ta] += 1
         if pos.owner[to] >= 0:
             self.attacks[ta] += 1
-        elif self._beside_ours(pos, pos.owner[frm], to):
-            self.near[ta] += 1
-
-    def _beside_ours(self, pos: Pieces, mover: int, p: int) -> bool:
-        """Whether ``p`` touches a 司令 or 军长 of our team that we can see, ``mover`` being an enemy."""
-        b = self.board
-        ours = b.team(self.me)
-        return b.team(mover) != ours and any(pos.owner[q] >= 0 and b.team(pos.owner[q]) == ours and pos.kind[q] in BIG
-                                             for q in b.steps[p])
 
     def weights(self, seat: int) -> list[list[float]]:
         """Each of ``seat``'s pieces' weight per kind before the counts: the deployment prior of
@@ -445,7 +426,7 @@ class Beliefs:
         kinds that give the result. (The victim is not weighed so: who gets attacked is chosen by
         the attacker, engineers going for the still pieces at the back, not drawn by counts.)"""
         tags = self.tags(seat)
-        rows = [model.likelihood(self.moved[t], self.attacks[t], self.waited[t], self.near[t]) for t in tags]
+        rows = [model.likelihood(self.moved[t], self.attacks[t], self.waited[t]) for t in tags]
         index = {t: i for i, t in enumerate(tags)}
         for ta, td, result in self.pairs:
             if ta in index:
@@ -486,7 +467,7 @@ class Beliefs:
         out = [len(self.pairs)]
         for s in [seat] + self.mates(seat):
             tags = self.tags(s)
-            out += [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.waited[t] for t in tags] + [self.near[t] for t in tags]
+            out += [self.mask[t] for t in tags] + [self.moved[t] for t in tags] + [self.waited[t] for t in tags]
         return out
 
     def settle(self, pos: Pieces) -> None:
@@ -724,9 +705,9 @@ class Deployments:
 # of its owner on which the piece could have stepped somewhere; the temper and the share of pieces
 # held back whatever their kind were chosen on other games (--seed 3) of both lineup styles, not on
 # the benchmark's (--seed 1). Order: 司令 军长 师长 旅长 团长 营长 连长 排长 工兵 地雷 炸弹 军旗.
-# Rates fitted on strong play (`tests/tools/junqi_behaviour.py`, with the ``near`` share) read
-# pfysw's pieces 0.017 nats better on held-out games but scored 1.5/8 against pfysw on 29 November
-# 2026 (docs/results/junqi.md), so the four-player rates are still `events`'.
+# Rates fitted on strong play (`tests/tools/junqi_behaviour.py`) read pfysw's pieces 0.017 nats
+# better on held-out games but scored 1.5/8 against pfysw on 29 November 2026 (docs/results/junqi.md),
+# so the four-player rates are still `events`'.
 BEHAVIOUR: Final = {
     "2p": Behaviour(hazard=[0.1343, 0.0921, 0.0575, 0.0574, 0.0523, 0.0482, 0.0604, 0.0511, 0.0418, 0.0, 0.0319, 0.0],
                     attack_share=[0.604, 0.352, 0.374, 0.236, 0.087, 0.095, 0.073, 0.062, 0.196, 0.0, 0.202, 0.0],

@@ -6,12 +6,12 @@ import random
 import pytest
 
 from conftest import DATA
-from junqi_protocol.beliefs import BEHAVIOUR, Behaviour, Beliefs, Deployments, feasible_masks, match, sample_army
+from junqi_protocol.beliefs import BEHAVIOUR, Beliefs, Deployments, feasible_masks, match, sample_army
 from junqi_protocol.board import Board
 from junqi_protocol.game import Pieces
 from junqi_protocol.record import read_games
 from junqi_protocol.replays import follow, true_kinds
-from junqi_protocol.rules import BOMB, COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
+from junqi_protocol.rules import COUNTS, EAT, ENGINEER, FLAG, MARSHAL, MINE, MOVE, PLATOON, parse_lineup
 
 
 def records(name):
@@ -179,36 +179,3 @@ def test_an_army_is_expected_to_deploy_like_its_hidden_teammate():
     assert 0 < after[MINE] < 0.6 * before
     assert beliefs.mates(1) == [3] and beliefs.mates(2) == []  # N's teammate is us: nothing learned
     assert all(w > 0 for k, w in enumerate(after) if beliefs.mask[board.home(1, 4, 1)] >> k & 1)
-
-
-# Four-player rates fitted on strong play, with the share of steps beside our 司令 or 军长 (pfysw's and
-# ours pooled, docs/results/junqi.md, 29 November 2026; not the default: they lost 1.5/8 to pfysw).
-STRONG = Behaviour(hazard=[0.1997, 0.1334, 0.0908, 0.0779, 0.0702, 0.0671, 0.0621, 0.06, 0.0486, 0.0, 0.1046, 0.0],
-                   attack_share=[0.511, 0.433, 0.376, 0.294, 0.256, 0.18, 0.134, 0.097, 0.216, 0.0, 0.296, 0.0],
-                   temper=0.5, sleepers=0.3,
-                   near=[0.043, 0.031, 0.022, 0.025, 0.023, 0.032, 0.014, 0.019, 0.021, 0.0, 0.053, 0.0])
-
-
-def test_a_piece_that_steps_up_to_our_marshal_is_likelier_a_bomb():
-    # Four players, seen from S: W's front corner piece leaves, and the piece behind it steps into
-    # the corner, beside our front-left piece. In strong play a piece that steps up to our 司令
-    # is a bomb more often than its other moves say (tests/tools/junqi_behaviour.py).
-    def bomb_after_the_step(lineup, model):
-        board, pos, _ = four_player_opening()
-        pos.place(0, parse_lineup(lineup))
-        beliefs = Beliefs(board, 0)
-        beliefs.model = model
-        beliefs.start(pos)
-        for frm, to in (("W04", "C00"), ("C00", "C10"), ("W14", "W04")):
-            beliefs.before_move(pos, board.point(frm), board.point(to), MOVE)
-            pos.apply(board.point(frm), board.point(to), MOVE)
-        beliefs.settle(pos)
-        return beliefs.marginals(3)[board.point("W14")][BOMB], beliefs.near[board.point("W14")]
-
-    marshal, platoon = "abccddeeffggghhhiiijjkklj", "hbccddeeffggghahiiijjkklj"  # S00: our 司令, or a 排长
-    beside_marshal, near = bomb_after_the_step(marshal, STRONG)
-    beside_platoon, far = bomb_after_the_step(platoon, STRONG)
-    assert (near, far) == (1, 0)
-    assert beside_marshal > 1.2 * beside_platoon > 0
-    # Without the share (events' rates, the default) the step counts like any other.
-    assert bomb_after_the_step(marshal, BEHAVIOUR["4p"])[0] == pytest.approx(bomb_after_the_step(platoon, BEHAVIOUR["4p"])[0])

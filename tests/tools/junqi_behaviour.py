@@ -70,22 +70,18 @@ class Counts:
         self.waited = [0] * KINDS
         self.moves = [0] * KINDS
         self.attacks = [0] * KINDS
-        self.near = [0] * KINDS
 
     def add(self, kind: int, beliefs: Beliefs, t: int) -> None:
         self.moves[kind] += beliefs.moved[t]
         self.attacks[kind] += beliefs.attacks[t]
         self.first[kind] += beliefs.moved[t] > 0
         self.waited[kind] += beliefs.waited[t]
-        self.near[kind] += beliefs.near[t]
 
-    def model(self, near: bool) -> Behaviour:
-        """The rates (with ``near``, the share of steps that are not attacks that end beside our big pieces too)."""
+    def model(self) -> Behaviour:
+        """The rates, with the shipped temper and held-back share."""
         like = BEHAVIOUR["4p"]
-        walks = [m - a for m, a in zip(self.moves, self.attacks)]
         return Behaviour([round(f / w, 4) if w else 0.0 for f, w in zip(self.first, self.waited)],
-                         [round(a / m, 3) if m else 0.0 for a, m in zip(self.attacks, self.moves)], like.temper, like.sleepers,
-                         [round(c / w, 3) if w else 0.0 for c, w in zip(self.near, walks)] if near else None)
+                         [round(a / m, 3) if m else 0.0 for a, m in zip(self.attacks, self.moves)], like.temper, like.sleepers)
 
 
 def fit(train: list[list[dict[str, Any]]]) -> dict[str, Counts]:
@@ -187,11 +183,8 @@ def main() -> None:
     for name, c in counts.items():
         if not sum(c.moves):
             continue  # no such owner in these records
-        for near in (False, True):
-            m = c.model(near)
-            models[name + (" + near" if near else "")] = m
-        print(f"{name}: hazard={m.hazard},\n    attack_share={[round(math.exp(h), 3) for h in m.hit]},"
-              f"\n    near={[round(math.exp(h), 3) for h in m.near]}")
+        m = models[name] = c.model()
+        print(f"{name}: hazard={m.hazard},\n    attack_share={[round(math.exp(h), 3) for h in m.hit]}")
     got, blind = loss(held, models, args.every)
     print("\nheld-out log-loss of the true kind (nats), by the piece's owner")
     print("| owner | checks | " + " | ".join(models) + " |")
