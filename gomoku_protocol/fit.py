@@ -14,12 +14,6 @@ the rest: a term the data rarely shows then keeps about that value instead of fa
 their meaning. One position in five (in blocks of 200, so whole games stay together) is held
 out and the log-loss there reported for the fit and for the current evaluation.
 
-With ``--combinations`` it fits the pattern-combination table instead (``evaluate.COMBINATIONS``:
-per class, how many four points make it for the side to move and for the opponent), on top
-of the linear evaluation as it stands (its score, over the same ``scale``, is each sample's fixed
-offset), and writes ``data/eval_combos.json`` with the held-out log-loss of both and the labels'
-own entropy (the least any model can reach).
-
 Rerun it with::
 
     python -m gomoku_protocol.fit --labels tests/data/gomoku/rapfi_labels.txt \
@@ -36,8 +30,7 @@ from typing import Final, Optional
 from engine_core.args import ArgParser, UsageError, guarded
 from engine_core.linsolve import solve
 from gomoku_protocol import patterns as pt
-from gomoku_protocol.evaluate import CLASS_COUNT, COMBINATIONS, combination_counts, evaluate, threat_level
-from gomoku_protocol.weights import COMBOS_ON
+from gomoku_protocol.evaluate import threat_level
 from gomoku_protocol.position import Position
 from gomoku_protocol.record import SgfGame, parse_pos, read_sgf_games
 
@@ -55,17 +48,10 @@ HAND_TEMPO: Final = 10
 
 
 class Sample:
-    def __init__(self, b: Position, features: list[float], label: float) -> None:
+    def __init__(self, features: list[float], label: float, current: int) -> None:
         self.features = features
         self.label = label
-        self.current = evaluate(b, False)  # the linear evaluation in use: the scale, the combinations' offset
-        self.combinations = combination_features(b)
-
-
-def combination_features(b: Position) -> list[float]:
-    """How many points make each combination class, for the side to move, then the opponent."""
-    counts = combination_counts(b)
-    return [float(counts[color * CLASS_COUNT + c]) for color in (b.side, 3 - b.side) for c in range(1, CLASS_COUNT)]
+        self.current = current  # the evaluation in use, for the scale
 
 
 def shape_counts(b: Position, color: int) -> list[int]:
@@ -104,7 +90,7 @@ def samples(games: list[SgfGame]) -> list[Sample]:
                 f = features(b)
                 if f is not None:
                     label = 0.5 if g.winner == 0 else float(g.winner == b.side)
-                    out.append(Sample(b, f, label))
+                    out.append(Sample(f, label, b.evaluate()))
             i = b.index(x, y)
             if b.cells[i] != 0:
                 break  # a broken record: keep what came before
@@ -160,7 +146,7 @@ def labelled_samples(rows: list[tuple[str, int, float]], size: int = 15) -> list
         b = board_of(moves, size)
         f = features(b)
         if f is not None:
-            out.append(Sample(b, f, win_probability(score, k)))
+            out.append(Sample(f, win_probability(score, k), b.evaluate()))
     return out
 
 
@@ -168,27 +154,25 @@ def sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
 
-def log_loss(xs: list[list[float]], ys: list[float], w: list[float], offsets: Optional[list[float]] = None) -> float:
+def log_loss(xs: list[list[float]], ys: list[float], w: list[float]) -> float:
     total = 0.0
-    for n, (x, y) in enumerate(zip(xs, ys)):
-        z = sum(a * b for a, b in zip(w, x)) + (offsets[n] if offsets else 0.0)
-        p = min(1 - 1e-9, max(1e-9, sigmoid(z)))
+    for x, y in zip(xs, ys):
+        p = min(1 - 1e-9, max(1e-9, sigmoid(sum(a * b for a, b in zip(w, x)))))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / max(1, len(xs))
 
 
-def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], prior: list[float], rounds: int = 12,
-        offsets: Optional[list[float]] = None) -> list[float]:
+def fit(xs: list[list[float]], ys: list[float], fixed_zero: set[int], prior: list[float], rounds: int = 12) -> list[float]:
     """Newton's method for the logistic loss with an L2 pull toward ``prior``; features in
-    ``fixed_zero`` stay 0; ``offsets``: each sample's fixed part of the logit."""
+    ``fixed_zero`` stay 0."""
     k = len(xs[0])
     w = [0.0 if u in fixed_zero else prior[u] for u in range(k)]
     ridge = RIDGE * len(xs)
     for _ in range(rounds):
         grad = [0.0] * k
         hess = [[0.0] * k for _ in range(k)]
-        for n, (x, y) in enumerate(zip(xs, ys)):
-            p = sigmoid(sum(a * b for a, b in zip(w, x)) + (offsets[n] if offsets else 0.0))
+        for x, y in zip(xs, ys):
+            p = sigmoid(sum(a * b for a, b in zip(w, x)))
             e = p - y
             q = p * (1 - p)
             for u in range(k):
@@ -263,55 +247,12 @@ def fitted_weights(everything: list[Sample], pull_to_hand_set: bool = False) -> 
     }
 
 
-def entropy(ys: list[float]) -> float:
-    """The labels' own mean entropy: the log-loss of a model that predicts every label exactly."""
-    return sum(-y * math.log(y) - (1 - y) * math.log(1 - y) for y in ys if 0 < y < 1) / max(1, len(ys))
-
-
-def fitted_combinations(everything: list[Sample]) -> dict[str, object]:
-    """The combination table fitted on top of the linear evaluation: a class can only help its owner
-    (weights of the wrong sign are dropped and the rest refitted), in evaluation units."""
-    data = [d for n, d in enumerate(everything) if not held_out(n)]
-    test = [d for n, d in enumerate(everything) if held_out(n)]
-    ys = [d.label for d in data]
-    scale = best_scale([float(d.current) for d in data], ys)
-    xs = [d.combinations for d in data]
-    offsets = [d.current / scale for d in data]
-    classes = len(COMBINATIONS)
-    zero: set[int] = set()
-    while True:
-        w = fit(xs, ys, zero, [0.0] * len(xs[0]), offsets=offsets)
-        wrong = {u for u in range(classes) if w[u] < 0} | {classes + u for u in range(classes) if w[classes + u] > 0}
-        if wrong <= zero:
-            break
-        zero |= wrong
-    test_ys = [d.label for d in test]
-    test_offsets = [d.current / scale for d in test]
-    return {
-        "on": COMBOS_ON,
-        "classes": list(COMBINATIONS),
-        "ours": [round(w[c] * scale) for c in range(classes)],
-        "theirs": [round(-w[classes + c] * scale) for c in range(classes)],
-        "scale": round(scale, 1),
-        "positions": len(data),
-        "log_loss": round(log_loss(xs, ys, w, offsets), 4),
-        "log_loss_linear": round(log_loss([[]] * len(data), ys, [], offsets), 4),
-        "entropy": round(entropy(ys), 4),
-        "held_out": len(test),
-        "held_out_log_loss": round(log_loss([d.combinations for d in test], test_ys, w, test_offsets), 4),
-        "held_out_log_loss_linear": round(log_loss([[]] * len(test), test_ys, [], test_offsets), 4),
-        "held_out_entropy": round(entropy(test_ys), 4),
-    }
-
-
 def parser() -> ArgParser:
     p = ArgParser(prog="python -m gomoku_protocol.fit", description=__doc__)
     p.add_argument("games", nargs="*", help="SGF files of finished games (c-gomoku-cli's -sgf output)")
     p.add_argument("--labels", nargs="*", default=[], help="positions labelled by a stronger brain (python -m gomoku_protocol.label)")
     p.add_argument("--out", help="write the weights here as JSON (default: print them)")
-    p.add_argument("--combinations", action="store_true",
-                   help="fit the pattern-combination table on top of the linear evaluation (data/eval_combos.json)")
-    p.add_argument("--size", type=int, default=15, help="the labelled positions' board size")
+    p.add_argument("--size", type=int, default=15, help="the board size of the games and labelled positions fitted")
     p.add_argument("--pull-to-hand-set", action="store_true",
                    help="pull the weights toward the hand-set values instead of toward 0")
     return p
@@ -347,7 +288,7 @@ def run(argv: list[str]) -> int:
     data += labelled_samples(rows, opts.size) if rows else []
     if len(data) < 100:
         raise UsageError(f"only {len(data)} positions in {len(games)} games and {len(rows)} labelled: too few to fit")
-    weights = fitted_combinations(data) if opts.combinations else fitted_weights(data, opts.pull_to_hand_set)
+    weights = fitted_weights(data, opts.pull_to_hand_set)
     weights["games"] = len(games)
     weights["labelled"] = len(rows)
     write_table(weights, opts.out)

@@ -18,13 +18,6 @@ THEIR_WIN_THREAT: Final = int(_TABLE["threats"]["their_win_threat"])
 THEIR_THREAT: Final = int(_TABLE["threats"]["their_threat"])
 OUR_THREAT: Final = int(_TABLE["threats"]["our_threat"])
 TEMPO: Final = int(_TABLE["tempo"])
-# The pattern-combination term (evaluate.COMBINATIONS): what each class of a point is worth to the
-# side to move (ours) and costs it when the opponent's (theirs), in evaluation units, fitted on top of
-# the weights above; ``on`` says whether the evaluation adds it.
-_COMBOS: Final = json.loads(data_file("eval_combos.json").read_text(encoding="utf-8"))
-COMBOS_ON: Final = bool(_COMBOS["on"])
-OUR_COMBOS: Final[list[int]] = [int(v) for v in _COMBOS["ours"]]
-THEIR_COMBOS: Final[list[int]] = [int(v) for v in _COMBOS["theirs"]]
 # The move ordering's one-ply value of each line shape (``patterns.VALUE``), fitted to a stronger
 # brain's moves by :mod:`gomoku_protocol.fit_order`.
 ORDER: Final[list[int]] = [int(v) for v in json.loads(data_file("order_values.json").read_text(encoding="utf-8"))["value"]]

@@ -177,3 +177,13 @@ def test_label_reads_mates_and_restarts_a_brain_that_stops_answering(tmp_path) -
     assert brain.restarts == 1
     assert brain.score("h8i9") == (20, "a1")
     brain.close()
+
+
+def test_label_takes_a_board_size_and_other_rules_on_request() -> None:
+    from gomoku_protocol import label
+    games = read_sgf_games(
+        "(;FF[4]GM[4]SZ[20]RU[0]RE[B+1];B[kk]C[opening move];W[kl]C[opening move];B[ll]C[1ms];W[mm]C[1ms];B[jj]C[1ms])\n"
+        "(;FF[4]GM[4]SZ[15]RU[4]RE[W+1];B[hh]C[opening move];W[hi]C[1ms];B[ii]C[1ms];W[gg]C[1ms])\n")
+    assert label.positions(games, 20) == [("k11k12", 1.0), ("k11k12l12", 0.0), ("k11k12l12m13", 1.0)]
+    assert label.positions(games, 15) == []  # a renju game's positions only on request
+    assert label.positions(games, 15, any_rule=True) == [("h8", 1.0), ("h8h9", 0.0), ("h8h9i9", 1.0)]
