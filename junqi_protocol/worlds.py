@@ -89,9 +89,9 @@ def cautious(probs: list[float], att: int, bombs: float, ply: int) -> list[float
     the chance to be eaten or a bomb, the rest going to the bomb. Other attackers, and defenders
     that can be neither, keep ``probs``; the chance of a stronger or equal piece is never touched.
 
-    >>> odds = [0.0, 0.0, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0, 0.0, 0.0, 0.2, 0.0]
+    >>> odds = [0.2, 0.0, 0.0, 0.15, 0.15, 0.15, 0.15, 0.0, 0.0, 0.0, 0.2, 0.0]
     >>> [round(p, 2) for p in cautious(odds, MARSHAL, 2.0, 10)]
-    [0.0, 0.0, 0.0, 0.05, 0.05, 0.05, 0.05, 0.0, 0.0, 0.0, 0.8, 0.0]
+    [0.2, 0.0, 0.0, 0.05, 0.05, 0.05, 0.05, 0.0, 0.0, 0.0, 0.6, 0.0]
     >>> [round(p, 2) for p in cautious(odds, MARSHAL, 1.0, 10)][3], cautious(odds, MARSHAL, 2.0, 100) == odds
     (0.1, True)
     >>> cautious(odds, 3, 2.0, 10) == odds  # a 旅长 is no big piece
