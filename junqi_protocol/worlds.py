@@ -46,7 +46,7 @@ from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import BOMB, DIVISION, EAT, FLAG, GENERAL, MARSHAL, MINE, combat
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -73,68 +73,26 @@ LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att
 # enemy the top piece. Charging every kind scored 15/40 against the build without the charge
 # (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
 CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
-# pfysw's caution in a blind attack by a big piece (:func:`cautious`; docs/junqi.md, "How pfysw decides,
-# read from its source"): the kinds whose attacks on hidden pieces are scored so, and the plies (every
-# seat's moves) during which a possible bomb is taken for likelier than the counts say.
-CAUTION = True
-BIG: frozenset[int] = frozenset((MARSHAL, GENERAL, DIVISION))
-CAUTION_PLIES = 100
 
 
-def cautious(probs: list[float], att: int, bombs: float, ply: int) -> list[float]:
-    """The defender's kind probabilities as pfysw scores a blind attack by a big piece (:data:`BIG`):
-    a defender that may be a mine is taken for one (pfysw never makes the attack), and in the first
-    :data:`CAUTION_PLIES` plies a defender that may be a bomb, of an army with ``bombs`` bombs
-    probably left, keeps of the chance to be eaten only a quarter (two bombs left) or a half (one) of
-    the chance to be eaten or a bomb, the rest going to the bomb. Other attackers, and defenders
-    that can be neither, keep ``probs``; the chance of a stronger or equal piece is never touched.
-
-    >>> odds = [0.2, 0.0, 0.0, 0.15, 0.15, 0.15, 0.15, 0.0, 0.0, 0.0, 0.2, 0.0]
-    >>> [round(p, 2) for p in cautious(odds, MARSHAL, 2.0, 10)]
-    [0.2, 0.0, 0.0, 0.05, 0.05, 0.05, 0.05, 0.0, 0.0, 0.0, 0.6, 0.0]
-    >>> [round(p, 2) for p in cautious(odds, MARSHAL, 1.0, 10)][3], cautious(odds, MARSHAL, 2.0, 100) == odds
-    (0.1, True)
-    >>> cautious(odds, 3, 2.0, 10) == odds  # a 旅长 is no big piece
-    True
-    """
-    if not CAUTION or att not in BIG:
-        return probs
-    eaten = [k for k in range(KINDS) if probs[k] > 0.0 and combat(att, k) == EAT]
-    won = sum(probs[k] for k in eaten)
-    if probs[MINE] > 0.0:
-        worse, keep = MINE, 0.0
-    elif probs[BOMB] > 0.0 and ply < CAUTION_PLIES and bombs > 0.5:
-        worse, keep = BOMB, (won + probs[BOMB]) * (0.25 if bombs > 1.5 else 0.5)
-    else:
-        return probs
-    if keep >= won:
-        return probs
-    out = list(probs)
-    for k in eaten:
-        out[k] *= keep / won
-    out[worse] += won - keep
-    return out
-
-
-def chances(view: Pieces, deployments: Deployments, frm: int, to: int, ply: int = 0) -> Chance:
+def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
     """The outcomes of our piece on ``frm`` attacking the hidden piece on ``to``, by the beliefs'
-    kind probabilities (for a big piece, at ply ``ply``, as :func:`cautious` takes them): per result
-    (EAT, KILLED, BOTH) its probability and the kinds that give it with their probabilities within
-    it. Empty when the defender is known, may be the flag (its capture is scored by the world where
-    it stands), or has one possible result only by the beliefs (every world agrees)."""
+    kind probabilities: per result (EAT, KILLED, BOTH) its probability and the kinds that give it
+    with their probabilities within it. Empty when the defender is known, may be the flag (its
+    capture is scored by the world where it stands), or has one possible result only (every world
+    agrees)."""
     seat = view.owner[to]
     if seat < 0 or view.kind[to] >= 0:
         return []
-    believed = deployments.probabilities(seat, view.tag[to])
-    if believed[FLAG] > 0.0:
+    probs = deployments.probabilities(seat, view.tag[to])
+    if probs[FLAG] > 0.0:
         return []
     att = view.kind[frm]
-    probs = cautious(believed, att, deployments.beliefs.left(seat)[BOMB], ply)
     by_result: dict[int, list[tuple[float, int]]] = {}
     for kind, p in enumerate(probs):
         if p > 0.0:
             by_result.setdefault(combat(att, kind), []).append((p, kind))
-    if len(by_result) < 2 and probs is believed:  # a cautious single result still overrides the worlds' draws
+    if len(by_result) < 2:
         return []
     odds: Chance = []
     for kinds in by_result.values():
@@ -381,8 +339,7 @@ class Planner:
             self.pool = Pool(self.threads - 1, Scorer)
         self.move += 1
         specs = [(w, self.spec(view, sample, alive, seat, quiet, rules)) for w, sample in enumerate(deployments.samples)]
-        ply = sum(deployments.beliefs.moved)  # every seat's moves so far
-        odds = [chances(view, deployments, frm, to, ply) for frm, to in roots]
+        odds = [chances(view, deployments, frm, to) for frm, to in roots]
         threat = threats(view, deployments, seat) if self.exposure else []
         # The static pass, here: cheap, and the only pass whose first world may be cut short.
         self.scorer.nodes = 0
