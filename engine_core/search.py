@@ -119,9 +119,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0, "singular": 0,
-                                         "history_gravity": 0}
-PARAM_CEILING: Final = 1 << 20  # every parameter is below this
+                                         "lmr_base": 0, "lmr_divisor": 0.25}
 
 
 class SearchParams:
@@ -129,25 +127,13 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0, singular: int = 0,
-                 history_gravity: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
         self.null_divisor = null_divisor
         self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
         self.lmr_divisor = lmr_divisor
-        # 1: a check is extended only when its exchange does not lose material (the game's quiet_loses or
-        # capture_loses, asked of the board before the move); 0: every check is extended a ply.
-        self.check_see = check_see
-        # From this depth on (0: never), a hash move whose entry is a lower bound at most 3 plies shallower is
-        # searched alone against the rest: the node without it, at half the depth, against the hash score less
-        # 2 * depth. Failing low there, the hash move is extended a ply; failing high at or above beta (several
-        # moves refute), the node returns that bound (multi-cut).
-        self.singular = singular
-        # 0: a cut-off's history bonus is depth squared, added as it is; D: the bonus (at most D) scaled by how far
-        # the entry is from D, ``h += b - h * b // D`` (and the same for the maluses), so entries stay within +-D.
-        self.history_gravity = history_gravity
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -163,11 +149,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0 singular=0 history_gravity=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see, singular, history_gravity)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -183,12 +169,11 @@ class SearchParams:
                 number = int(value) if whole else float(value)
             except ValueError:
                 number = -1
-            if not PARAM_FLOORS[name] <= number < PARAM_CEILING:
+            if not PARAM_FLOORS[name] <= number < 1000:
                 raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
-                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
-                            int(values["check_see"]), int(values["singular"]), int(values["history_gravity"]))
+                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"])
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -204,9 +189,6 @@ class Searcher:
         self.null_base: i64 = self.params.null_base
         self.null_divisor: i64 = self.params.null_divisor
         self.reductions = self.params.reductions()
-        self.check_see: bool = self.params.check_see != 0
-        self.singular: i64 = self.params.singular
-        self.gravity: i64 = self.params.history_gravity
         self.nodes = 0
         self.seldepth = 0
         self.stopped = False
@@ -218,7 +200,6 @@ class Searcher:
         self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
-        self.excluded = vec[i64]([0] * (MAX_PLY + 2))  # the move a singular search leaves out at each ply, 0 none
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
         # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
         # the other positions' lists copied to ``unboxed``.
@@ -420,13 +401,10 @@ class Searcher:
         key = pos.key()
         tt_move: i64 = 0
         score: i64
-        # A singular search (SearchParams.singular) at this ply leaves a move out: the entry, of the whole node, neither
-        # ends it nor is overwritten by it.
-        excluded: i64 = self.excluded[ply]
         entry = self.tt.probe(key)
         if entry >= 0:
             tt_move = entry_move(entry)
-            if not pv_node and excluded == 0 and entry_depth(entry) >= depth:
+            if not pv_node and entry_depth(entry) >= depth:
                 score = score_from_tt(entry_score(entry), ply)
                 bound = entry_bound(entry)
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
@@ -438,7 +416,7 @@ class Searcher:
             # Reverse futility: so far above beta that a shallow search will not bring it back.
             if depth <= 3 and static - self.futility * depth >= beta:
                 return static
-        if static != NO_SCORE and null_ok and excluded == 0 and depth >= 2 and pos.null_ok():
+        if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
                 self.played[ply] = 0
@@ -458,21 +436,6 @@ class Searcher:
             entry = self.tt.probe(key)
             if entry >= 0:
                 tt_move = entry_move(entry)
-        singular_move: i64 = 0
-        if (self.singular > 0 and depth >= self.singular and tt_move != 0 and excluded == 0 and entry >= 0
-                and entry_bound(entry) != UPPER and entry_depth(entry) >= depth - 3):
-            tt_score = score_from_tt(entry_score(entry), ply)
-            if -MATE_BOUND < tt_score < MATE_BOUND:
-                singular_beta = tt_score - 2 * depth
-                self.excluded[ply] = tt_move
-                score = self.search(pos, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False)
-                self.excluded[ply] = 0
-                if self.stopped:
-                    return 0
-                if score < singular_beta:
-                    singular_move = tt_move
-                elif singular_beta >= beta:
-                    return singular_beta
         counter = self.counters[self.played[ply - 1]]
         count = self._moves(pos, False)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
@@ -499,8 +462,6 @@ class Searcher:
             else:
                 packed = pick(keys, n, count)
             m = packed & MOVE_MASK
-            if excluded != 0 and m == excluded:
-                continue
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
                 quiet = pos.capture_order(m) == 0
@@ -526,14 +487,7 @@ class Searcher:
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            singular = singular_move != 0 and m == singular_move
-            extend = gives_check or singular
-            if gives_check and self.check_see and not singular:
-                # The exchange is judged on the board before the move: taken back, asked, made again.
-                pos.unmake()
-                extend = not (pos.quiet_loses(m) if quiet else pos.capture_loses(m))
-                pos.make(m)
-            new_depth = depth if extend else depth - 1
+            new_depth = depth if gives_check else depth - 1
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:
@@ -570,10 +524,9 @@ class Searcher:
                 quiets[tried] = m
                 tried += 1
         if legal == 0:
-            return alpha if excluded != 0 else pos.no_move_score(ply)
-        if excluded == 0:
-            bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
-            self.tt.store(key, depth, bound, best, best_move, ply)
+            return pos.no_move_score(ply)
+        bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
+        self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
     def _reward(self, move: i64, ply: i64, depth: i64, quiets: vec[i64], tried: i64) -> None:
@@ -587,18 +540,8 @@ class Searcher:
             killers.insert(0, move)
         bonus = depth * depth
         history = self.history
-        i: i64
-        gravity = self.gravity
-        if gravity > 0:
-            if bonus > gravity:
-                bonus = gravity
-            h = history[move]
-            history[move] = h + bonus - h * bonus // gravity
-            for i in range(tried):
-                h = history[quiets[i]]
-                history[quiets[i]] = h - bonus - h * bonus // gravity
-            return
         history[move] += bonus
+        i: i64
         for i in range(tried):
             history[quiets[i]] -= bonus
         if history[move] > 1 << 24:
