@@ -37,7 +37,7 @@ from mypy_extensions import i64
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import ShapeBoard, evaluate, threat_level
-from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
+from gomoku_protocol.rules import BLACK, CARO8, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 from gomoku_protocol.weights import ATTACK, DEFENCE
 
 MARGIN: Final = 5
@@ -243,7 +243,14 @@ class Position(SearchPosition, ShapeBoard):
         self.line_of = vec[i64]()
         self.attack2: i64 = 0  # both colours' fitted attack weights summed over the board
         self.defence2: i64 = 0  # and their defence weights
-        self.fives: list[set[int]] = [set(), set(), set()]
+        # The points where each colour makes five, as a vector list like the fours' below (a set of boxed
+        # numbers cost make and unmake a twentieth of the threat search); :attr:`fives` gives them as
+        # sets. Caro boards keep the sets too: there the order in which the threat search tries the
+        # blocks of a double five can matter (a block can spoil the other five), and it is the set's.
+        self.five_list = vec[i64]([0] * (3 * (n + 1)))
+        self.five_at = vec[i64]([0] * (3 * n))
+        self.caro = kb >= CARO8
+        self.five_sets: list[set[int]] = [set(), set(), set()]
         # The points where each colour makes a four (of any kind) and an open three, as vectors:
         # colour c's from ``c * (n + 1)``, its length first and then its points in no order; each
         # point's place in its list at ``c * n + i``. A stone moves a point in or out with a few
@@ -419,9 +426,13 @@ class Position(SearchPosition, ShapeBoard):
         in step (a point joins or leaves them only when its count there crosses zero)."""
         if ((oc & 15) == 0) != ((nc & 15) == 0):
             if nc & 15:
-                self.fives[color].add(i)
+                _enlist(self.five_list, self.five_at, color, self.n, i)
+                if self.caro:
+                    self.five_sets[color].add(i)
             else:
-                self.fives[color].discard(i)
+                _delist(self.five_list, self.five_at, color, self.n, i)
+                if self.caro:
+                    self.five_sets[color].discard(i)
         if ((oc & FOUR_BITS) == 0) != ((nc & FOUR_BITS) == 0):
             if nc & FOUR_BITS:
                 _enlist(self.four_list, self.four_at, color, self.n, i)
@@ -702,12 +713,12 @@ class Position(SearchPosition, ShapeBoard):
         return False  # gomoku has no zugzwang to guard, but a pass hides every threat: unsound
 
     def in_check(self) -> bool:
-        return len(self.fives[3 - self.side]) > 0
+        return self.five_count(3 - self.side) > 0
 
     def rule_score(self, ply: int) -> int:
         if self.logged and self.log[self.logged - 1] >> WON_SHIFT:  # the last stone made five
             return -MATE + ply
-        if self.fives[self.side]:
+        if self.five_count(self.side):
             return MATE - ply - 1
         return NO_SCORE
 
@@ -755,6 +766,26 @@ class Position(SearchPosition, ShapeBoard):
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64
 
+    @property
+    def fives(self) -> list[set[int]]:
+        """The points where each colour makes five, by colour (index 0 empty): new sets."""
+        return [set(), set(_listed(self.five_list, BLACK, self.n)), set(_listed(self.five_list, WHITE, self.n))]
+
+    def five_count(self, color: i64) -> i64:
+        """How many points make five for ``color``."""
+        return self.five_list[color * (self.n + 1)]
+
+    def first_five(self, color: i64) -> i64:
+        """The lowest point where ``color`` makes five (it has one)."""
+        start, stop = pt.span(self.five_list, color, self.n)
+        points = self.five_list
+        best = points[start]
+        k: i64
+        for k in range(start + 1, stop):
+            if points[k] < best:
+                best = points[k]
+        return best
+
     def fours(self, color: int) -> set[int]:
         """The points where ``color`` makes a four of any kind (a new set)."""
         return set(_listed(self.four_list, color, self.n))
@@ -791,10 +822,10 @@ class Position(SearchPosition, ShapeBoard):
             return list(self.root_moves)
         s = self.side
         o = 3 - s
-        if self.fives[s]:
-            return [min(self.fives[s])]
-        if self.fives[o]:
-            return sorted(self.fives[o])
+        if self.five_count(s):
+            return [self.first_five(s)]
+        if self.five_count(o):
+            return sorted(_listed(self.five_list, o, self.n))
         if self.threatening(o):
             forced = self.fours(s) | self.fours(o)
             return sorted(forced)

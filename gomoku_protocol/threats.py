@@ -312,7 +312,12 @@ class ThreatSearch:
     def _push_fives(self, color: i64) -> None:
         """Push ``color``'s five points, lowest first (the order ``sorted`` gives them, with no list built)."""
         lo = self.sp
-        for f in self.board.fives[color]:
+        b = self.board
+        points = b.five_list
+        start, stop = pt.span(points, color, b.n)
+        k: i64
+        for k in range(start, stop):
+            f = points[k]
             self._push(f)
             stack = self.stack
             j = self.sp - 1
@@ -380,8 +385,8 @@ class ThreatSearch:
         too), as its line; a failure remembered, or no depth or budget left, as ``[]``; else None."""
         b = self.board
         a = b.side
-        if len(b.fives[a]):  # compiled, a set's length is a field read and its truth value a call
-            return [min(b.fives[a])]
+        if b.five_count(a):
+            return [b.first_five(a)]
         if depth <= 0 or self._out_of_budget():
             return []
         key = b.key()
@@ -423,11 +428,21 @@ class ThreatSearch:
         a = b.side
         d = 3 - a
         lo = self.sp
-        if len(b.fives[d]):
+        if b.five_count(d):
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            for f in b.fives[d]:
-                if b.makes_four(a, f):
-                    self._push(f)
+            # With two or more fives the order of the blocks matters only where one block can spoil
+            # the other five, under caro, and there it is the order of the set the board keeps.
+            if b.caro:
+                for f in b.five_sets[d]:
+                    if b.makes_four(a, f):
+                        self._push(f)
+            else:
+                points = b.five_list
+                start, stop = pt.span(points, d, b.n)
+                k: i64
+                for k in range(start, stop):
+                    if b.makes_four(a, points[k]):
+                        self._push(points[k])
         else:
             self._push_fours(a, lo, gains, True)
         return self._try(self.vcf_memo, depth, gains, lo, False)
@@ -460,8 +475,7 @@ class ThreatSearch:
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         """Defender to move after the attacker's four on ``four``: the attacker's win against every block."""
         b = self.board
-        fives = b.fives[attacker]
-        if not len(fives) or len(b.fives[3 - attacker]):
+        if not b.five_count(attacker) or b.five_count(3 - attacker):
             return None  # not a four after all, or the defender simply makes five
         chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
@@ -557,10 +571,10 @@ class ThreatSearch:
         b = self.board
         a = b.side
         d = 3 - a
-        if len(b.fives[d]):
+        if b.five_count(d):
             result: Optional[list[int]] = None
-            if len(b.fives[d]) == 1:
-                block = min(b.fives[d])
+            if b.five_count(d) == 1:
+                block = b.first_five(d)
                 if b.make(block):
                     # A forced block costs no depth (as in Pela's threat search): counted, every
                     # counter-four the defender holds pushed real wins past the depth limit. The
@@ -613,9 +627,9 @@ class ThreatSearch:
         """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
         b = self.board
         d = b.side
-        if len(b.fives[d]):
+        if b.five_count(d):
             return None
-        if len(b.fives[3 - d]):
+        if b.five_count(3 - d):
             # a four: the gains since the last three go on
             chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
             return self._defend(depth - 1, chain)
@@ -686,11 +700,11 @@ class ThreatSearch:
         b = self.board
         d = b.side
         a = 3 - d
-        if len(b.fives[d]):
+        if b.five_count(d):
             return None
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
-        if len(b.fives[a]):
+        if b.five_count(a):
             self._push_fives(a)
         else:
             threats = self._threat_points(a)
