@@ -141,6 +141,7 @@ def _deltas() -> vec[i64]:
 
 
 DELTAS: Final = _deltas()
+COUNTS: Final = vec[i64](_padded(pt.COUNT))  # a colour's counters of each line shape (pt.COUNT)
 
 
 def line_key(cells: i64, t: i64) -> i64:
@@ -214,6 +215,14 @@ class Position(SearchPosition, ShapeBoard):
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
         self.ring = vec[i64]([k * step for step in self.dirs for k in (-2, -1, 1, 2)])
+        # how the point ``o`` further on lies from a point, at ``n + o``: its direction ``d`` and the steps
+        # ``k`` (-5..5, not 0) along it as ``d | (k + 5) << 2``, or -1 off its lines or further than five
+        # steps (as :func:`gomoku_protocol.threats.line_steps`, the offset tells them apart)
+        self.line_dir = vec[i64]([-1] * (2 * n + 1))
+        for d in range(4):
+            for k in range(-5, 6):
+                if k:
+                    self.line_dir[n + k * self.dirs[d]] = d | ((k + 5) << 2)
         self.cells = vec[i64]([WALL] * n)
         self.points: list[int] = []
         for y in range(height):
@@ -655,6 +664,45 @@ class Position(SearchPosition, ShapeBoard):
 
     # --- the shared search's interface ------------------------------------------------------------
 
+    def key_after(self, i: i64) -> i64:
+        """:meth:`key` after the side to move plays ``i`` (without playing it)."""
+        h = self.hash ^ self.zob[self.side * self.n + i]
+        return h if self.side == WHITE else h ^ self.side_key
+
+    def threat_after(self, color: i64, p: i64, r: i64) -> bool:
+        """Whether ``color``'s empty point ``p`` still makes an open four or a double four after a
+        stone of the other colour on the empty point ``r`` (from the tables, nothing played; not for
+        renju, where the stone can change whether ``p`` is forbidden). The stone changes at most the
+        line through both, and only by taking away some of its fives: a point that makes no such
+        four does not come to make one."""
+        if p == r:
+            return False
+        c = self.count(color, p)
+        n: i64 = self.n
+        code = self.line_dir[n + r - p]
+        if code >= 0:
+            d = code & 3
+            k = (code >> 2) - 5
+            stride: i64 = self.stride
+            y = p // stride
+            t = p - y * stride if d == 0 else y
+            w = (self.lines[self.line_of[d * n + p]] >> (2 * t - 10)) & WINDOW
+            key = (w & 1023) | ((w >> 12) << 10)
+            pairs = self.pairs
+            was = pairs[key]
+            if was == UNKNOWN:
+                was = self._pair(key)
+            # the stone's cell in ``p``'s key: slots 0..4 before it, 5..9 after (as in _relines)
+            key += (3 - color) << (2 * (k + 4 if k > 0 else k + 5))
+            now = pairs[key]
+            if now == UNKNOWN:
+                now = self._pair(key)
+            if color == BLACK:
+                c += COUNTS[now & 15] - COUNTS[was & 15]
+            else:
+                c += COUNTS[now >> 4] - COUNTS[was >> 4]
+        return pt.flex4_count(c) > 0 or pt.four_count(c) >= 2
+
     def key(self) -> int:
         return self.hash ^ self.side_key if self.side == WHITE else self.hash
 
@@ -783,6 +831,17 @@ class Position(SearchPosition, ShapeBoard):
         k: i64
         for k in range(start + 1, stop):
             if points[k] < best:
+                best = points[k]
+        return best
+
+    def first_five_but(self, color: i64, i: i64) -> i64:
+        """The lowest point where ``color`` makes five other than ``i`` (it has one), -1 if none."""
+        start, stop = pt.span(self.five_list, color, self.n)
+        points = self.five_list
+        best: i64 = -1
+        k: i64
+        for k in range(start, stop):
+            if points[k] != i and (best < 0 or points[k] < best):
                 best = points[k]
         return best
 

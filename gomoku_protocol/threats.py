@@ -387,15 +387,50 @@ class ThreatSearch:
         a = b.side
         if b.five_count(a):
             return [b.first_five(a)]
+        return self._probe(memo, depth, gains, vct, b.key())
+
+    def _probe(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool, key: i64) -> Optional[list[int]]:
+        """:meth:`_recall` of the position ``key``, in which the attacker, to move, has no five."""
         if depth <= 0 or self._out_of_budget():
             return []
-        key = b.key()
         won = memo.won(key)
         if won is None and vct:
             won = self.vcf_memo.won(key)
         if won is not None:
             return won
         return [] if memo.failed(key, self._context(gains, vct), depth) else None
+
+    def _reply(self, depth: int, gains: tuple[int, ...], r: i64, vct: bool) -> Optional[list[int]]:
+        """The attacker's VCF or (``vct``) VCT after the defender's stone on the empty point ``r``:
+        :meth:`_attack` after playing it, where the stone is played only if a search must follow
+        (a third of the defender's stones were played only to learn that the search was at its
+        depth limit or that the position was known). Not for renju, where a stone can be forbidden,
+        nor caro, where it can spoil the attacker's other fives: elsewhere those fives stay."""
+        b = self.board
+        a = 3 - b.side
+        fives = b.five_count(a)
+        if fives:
+            if b.count(a, r) & 15:
+                fives -= 1
+            if fives:
+                return [b.first_five_but(a, r)]
+        known = self._probe(self.vct_memo if vct else self.vcf_memo, depth, gains, vct, b.key_after(r))
+        if known is not None:
+            return known if known else None
+        b.make(r)
+        line = self._vct_node(depth, gains) if vct else self._vcf_node(depth, gains)
+        b.unmake()
+        return line
+
+    def _blocks(self, r: i64, threats: list[int]) -> bool:
+        """Whether the defender's stone on ``r`` leaves the attacker none of its open-four and
+        double-four points ``threats`` (all it has), seen from the tables without playing it."""
+        b = self.board
+        a = 3 - b.side
+        for p in threats:
+            if b.threat_after(a, p, r):
+                return False
+        return True
 
     def _context(self, gains: tuple[int, ...], vct: bool) -> i64:
         """The memo context of a failure under ``gains`` (a VCT's in the search's mode)."""
@@ -483,12 +518,16 @@ class ThreatSearch:
         self._push_fives(attacker)
         hi = self.sp
         k: i64
+        quick = not b.renju and not b.caro
         for k in range(lo, hi):
             f = self.stack[k]
-            if not b.make(f):
-                continue  # renju: black may not block on a forbidden point
-            line = self._vcf(depth - 1, chain)
-            b.unmake()
+            if quick:
+                line = self._reply(depth - 1, chain, f, False)
+            else:
+                if not b.make(f):
+                    continue  # renju: black may not block on a forbidden point
+                line = self._vcf(depth - 1, chain)
+                b.unmake()
             self.sp = hi
             if line is None:
                 self.sp = lo
@@ -650,7 +689,7 @@ class ThreatSearch:
         if threat is not None:
             lo = self.sp
             self._spoilers(threat)
-            line = self._answers(depth, gains, lo, lo)
+            line = self._answers(depth, gains, lo, lo, [])
             self.sp = lo
         self.quiet_spent += self.nodes - start
         return line
@@ -704,6 +743,7 @@ class ThreatSearch:
             return None
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
+        threats: list[int] = []
         if b.five_count(a):
             self._push_fives(a)
         else:
@@ -723,26 +763,32 @@ class ThreatSearch:
                     self._push_ordered(lo, q, d)
             blocks = self.sp
             self._push_fours(d, blocks, (), True)
-        return self._answers(depth, gains, lo, blocks)
+        return self._answers(depth, gains, lo, blocks, threats)
 
-    def _answers(self, depth: int, gains: tuple[int, ...], lo: i64, blocks: i64) -> Optional[list[int]]:
+    def _answers(self, depth: int, gains: tuple[int, ...], lo: i64, blocks: i64, threats: list[int]) -> Optional[list[int]]:
         """Defender to move, his replies on the stack from ``lo`` up (those below ``blocks`` only
-        if they leave the attacker no open four or double four): the attacker's win against each
-        (the line after the first), else None."""
+        if they leave the attacker none of its open-four and double-four points ``threats``): the
+        attacker's win against each (the line after the first), else None."""
         b = self.board
         a = 3 - b.side
         hi = self.sp
+        quick = not b.renju and not b.caro
         best: Optional[list[int]] = None
         k: i64
         for k in range(lo, hi):
             r = self.stack[k] & POINT_MASK
-            if not b.make(r):
-                continue
-            if k < blocks and self._threatens(a):
+            if quick:
+                if b.cells[r] != EMPTY or (k < blocks and not self._blocks(r, threats)):
+                    continue
+                line = self._reply(depth, gains, r, True)
+            else:
+                if not b.make(r):
+                    continue
+                if k < blocks and self._threatens(a):
+                    b.unmake()
+                    continue
+                line = self._vct(depth, gains)
                 b.unmake()
-                continue
-            line = self._vct(depth, gains)
-            b.unmake()
             self.sp = hi
             if line is None:
                 return None
