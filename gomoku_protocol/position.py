@@ -37,7 +37,7 @@ from mypy_extensions import i64
 from engine_core.game import MATE, NO_SCORE, SearchPosition
 from gomoku_protocol import patterns as pt
 from gomoku_protocol.evaluate import ShapeBoard, evaluate, threat_level
-from gomoku_protocol.rules import BLACK, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
+from gomoku_protocol.rules import BLACK, CARO8, EMPTY, NEUTRAL, WALL, WHITE, forbidden_kind, makes_win, rule_kinds
 from gomoku_protocol.weights import ATTACK, DEFENCE
 
 MARGIN: Final = 5
@@ -141,6 +141,7 @@ def _deltas() -> vec[i64]:
 
 
 DELTAS: Final = _deltas()
+COUNTS: Final = vec[i64](_padded(pt.COUNT))  # a colour's counters of each line shape (pt.COUNT)
 
 
 def line_key(cells: i64, t: i64) -> i64:
@@ -214,6 +215,14 @@ class Position(SearchPosition, ShapeBoard):
         self.dirs = vec[i64]([1, s, s + 1, s - 1])
         # the sixteen points within two steps along a line: where candidate moves live
         self.ring = vec[i64]([k * step for step in self.dirs for k in (-2, -1, 1, 2)])
+        # how the point ``o`` further on lies from a point, at ``n + o``: its direction ``d`` and the steps
+        # ``k`` (-5..5, not 0) along it as ``d | (k + 5) << 2``, or -1 off its lines or further than five
+        # steps (as :func:`gomoku_protocol.threats.line_steps`, the offset tells them apart)
+        self.line_dir = vec[i64]([-1] * (2 * n + 1))
+        for d in range(4):
+            for k in range(-5, 6):
+                if k:
+                    self.line_dir[n + k * self.dirs[d]] = d | ((k + 5) << 2)
         self.cells = vec[i64]([WALL] * n)
         self.points: list[int] = []
         for y in range(height):
@@ -243,7 +252,14 @@ class Position(SearchPosition, ShapeBoard):
         self.line_of = vec[i64]()
         self.attack2: i64 = 0  # both colours' fitted attack weights summed over the board
         self.defence2: i64 = 0  # and their defence weights
-        self.fives: list[set[int]] = [set(), set(), set()]
+        # The points where each colour makes five, as a vector list like the fours' below (a set of boxed
+        # numbers cost make and unmake a twentieth of the threat search); :attr:`fives` gives them as
+        # sets. Caro boards keep the sets too: there the order in which the threat search tries the
+        # blocks of a double five can matter (a block can spoil the other five), and it is the set's.
+        self.five_list = vec[i64]([0] * (3 * (n + 1)))
+        self.five_at = vec[i64]([0] * (3 * n))
+        self.caro = kb >= CARO8
+        self.five_sets: list[set[int]] = [set(), set(), set()]
         # The points where each colour makes a four (of any kind) and an open three, as vectors:
         # colour c's from ``c * (n + 1)``, its length first and then its points in no order; each
         # point's place in its list at ``c * n + i``. A stone moves a point in or out with a few
@@ -374,12 +390,57 @@ class Position(SearchPosition, ShapeBoard):
             self.undo = vec_extend(self.undo, [0] * (need - len(self.undo)))
 
     def _recount(self, i: i64, oc: i64, nc: i64) -> None:
-        """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep the threat sets in step."""
-        changed = oc ^ nc
-        if changed & THREATS:
-            self._regroup(BLACK, i, oc & LOW_COUNT, nc & LOW_COUNT)
-        if (changed >> COUNT_SHIFT) & THREATS:
-            self._regroup(WHITE, i, oc >> COUNT_SHIFT, nc >> COUNT_SHIFT)
+        """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep each colour's fives, fours
+        and threes in step (a point joins or leaves them only when its count there crosses zero).
+
+        The lists are changed here in place (:func:`_enlist` and :func:`_delist` written out), a call
+        for each colour and each list cost a fifth of make and unmake; the fives, a few in a
+        hundred of the changes, keep their call."""
+        n: i64 = self.n
+        color: i64 = BLACK
+        while color <= WHITE:
+            if color == BLACK:
+                o = oc & LOW_COUNT
+                c = nc & LOW_COUNT
+            else:
+                o = oc >> COUNT_SHIFT
+                c = nc >> COUNT_SHIFT
+            if (o ^ c) & THREATS:
+                if ((o & 15) == 0) != ((c & 15) == 0):
+                    self._refive(color, i, (c & 15) != 0)
+                if ((o & FOUR_BITS) == 0) != ((c & FOUR_BITS) == 0):
+                    points = self.four_list
+                    at = self.four_at
+                    base = color * (n + 1)
+                    if c & FOUR_BITS:
+                        k = points[base]
+                        points[base + 1 + k] = i
+                        points[base] = k + 1
+                        at[color * n + i] = k
+                    else:
+                        k = at[color * n + i]
+                        end = points[base] - 1
+                        last = points[base + 1 + end]
+                        points[base + 1 + k] = last
+                        at[color * n + last] = k
+                        points[base] = end
+                if ((o & THREE_BITS) == 0) != ((c & THREE_BITS) == 0):
+                    points = self.three_list
+                    at = self.three_at
+                    base = color * (n + 1)
+                    if c & THREE_BITS:
+                        k = points[base]
+                        points[base + 1 + k] = i
+                        points[base] = k + 1
+                        at[color * n + i] = k
+                    else:
+                        k = at[color * n + i]
+                        end = points[base] - 1
+                        last = points[base + 1 + end]
+                        points[base + 1 + k] = last
+                        at[color * n + last] = k
+                        points[base] = end
+            color += 1
 
     def _restore(self, i: i64) -> bool:
         """Take back the sums and threat sets the stone on ``i`` changed, if it was the last stone
@@ -414,24 +475,16 @@ class Position(SearchPosition, ShapeBoard):
         self.undo_top = mark
         return True
 
-    def _regroup(self, color: i64, i: i64, oc: i64, nc: i64) -> None:
-        """``color``'s counters at ``i`` went from ``oc`` to ``nc``: keep the fives, fours and threes
-        in step (a point joins or leaves them only when its count there crosses zero)."""
-        if ((oc & 15) == 0) != ((nc & 15) == 0):
-            if nc & 15:
-                self.fives[color].add(i)
-            else:
-                self.fives[color].discard(i)
-        if ((oc & FOUR_BITS) == 0) != ((nc & FOUR_BITS) == 0):
-            if nc & FOUR_BITS:
-                _enlist(self.four_list, self.four_at, color, self.n, i)
-            else:
-                _delist(self.four_list, self.four_at, color, self.n, i)
-        if ((oc & THREE_BITS) == 0) != ((nc & THREE_BITS) == 0):
-            if nc & THREE_BITS:
-                _enlist(self.three_list, self.three_at, color, self.n, i)
-            else:
-                _delist(self.three_list, self.three_at, color, self.n, i)
+    def _refive(self, color: i64, i: i64, five: bool) -> None:
+        """``color`` came to make five at ``i`` (``five``) or no longer does."""
+        if five:
+            _enlist(self.five_list, self.five_at, color, self.n, i)
+            if self.caro:
+                self.five_sets[color].add(i)
+        else:
+            _delist(self.five_list, self.five_at, color, self.n, i)
+            if self.caro:
+                self.five_sets[color].discard(i)
 
     def _pair(self, key: i64) -> i64:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)
@@ -644,6 +697,45 @@ class Position(SearchPosition, ShapeBoard):
 
     # --- the shared search's interface ------------------------------------------------------------
 
+    def key_after(self, i: i64) -> i64:
+        """:meth:`key` after the side to move plays ``i`` (without playing it)."""
+        h = self.hash ^ self.zob[self.side * self.n + i]
+        return h if self.side == WHITE else h ^ self.side_key
+
+    def threat_after(self, color: i64, p: i64, r: i64) -> bool:
+        """Whether ``color``'s empty point ``p`` still makes an open four or a double four after a
+        stone of the other colour on the empty point ``r`` (from the tables, nothing played; not for
+        renju, where the stone can change whether ``p`` is forbidden). The stone changes at most the
+        line through both, and only by taking away some of its fives: a point that makes no such
+        four does not come to make one."""
+        if p == r:
+            return False
+        c = self.count(color, p)
+        n: i64 = self.n
+        code = self.line_dir[n + r - p]
+        if code >= 0:
+            d = code & 3
+            k = (code >> 2) - 5
+            stride: i64 = self.stride
+            y = p // stride
+            t = p - y * stride if d == 0 else y
+            w = (self.lines[self.line_of[d * n + p]] >> (2 * t - 10)) & WINDOW
+            key = (w & 1023) | ((w >> 12) << 10)
+            pairs = self.pairs
+            was = pairs[key]
+            if was == UNKNOWN:
+                was = self._pair(key)
+            # the stone's cell in ``p``'s key: slots 0..4 before it, 5..9 after (as in _relines)
+            key += (3 - color) << (2 * (k + 4 if k > 0 else k + 5))
+            now = pairs[key]
+            if now == UNKNOWN:
+                now = self._pair(key)
+            if color == BLACK:
+                c += COUNTS[now & 15] - COUNTS[was & 15]
+            else:
+                c += COUNTS[now >> 4] - COUNTS[was >> 4]
+        return pt.flex4_count(c) > 0 or pt.four_count(c) >= 2
+
     def key(self) -> int:
         return self.hash ^ self.side_key if self.side == WHITE else self.hash
 
@@ -702,12 +794,12 @@ class Position(SearchPosition, ShapeBoard):
         return False  # gomoku has no zugzwang to guard, but a pass hides every threat: unsound
 
     def in_check(self) -> bool:
-        return len(self.fives[3 - self.side]) > 0
+        return self.five_count(3 - self.side) > 0
 
     def rule_score(self, ply: int) -> int:
         if self.logged and self.log[self.logged - 1] >> WON_SHIFT:  # the last stone made five
             return -MATE + ply
-        if self.fives[self.side]:
+        if self.five_count(self.side):
             return MATE - ply - 1
         return NO_SCORE
 
@@ -755,6 +847,37 @@ class Position(SearchPosition, ShapeBoard):
     def capture_order(self, move: int) -> int:
         return 1 + self.order_score(move, self.side) // 64
 
+    @property
+    def fives(self) -> list[set[int]]:
+        """The points where each colour makes five, by colour (index 0 empty): new sets."""
+        return [set(), set(_listed(self.five_list, BLACK, self.n)), set(_listed(self.five_list, WHITE, self.n))]
+
+    def five_count(self, color: i64) -> i64:
+        """How many points make five for ``color``."""
+        return self.five_list[color * (self.n + 1)]
+
+    def first_five(self, color: i64) -> i64:
+        """The lowest point where ``color`` makes five (it has one)."""
+        start, stop = pt.span(self.five_list, color, self.n)
+        points = self.five_list
+        best = points[start]
+        k: i64
+        for k in range(start + 1, stop):
+            if points[k] < best:
+                best = points[k]
+        return best
+
+    def first_five_but(self, color: i64, i: i64) -> i64:
+        """The lowest point where ``color`` makes five other than ``i`` (it has one), -1 if none."""
+        start, stop = pt.span(self.five_list, color, self.n)
+        points = self.five_list
+        best: i64 = -1
+        k: i64
+        for k in range(start, stop):
+            if points[k] != i and (best < 0 or points[k] < best):
+                best = points[k]
+        return best
+
     def fours(self, color: int) -> set[int]:
         """The points where ``color`` makes a four of any kind (a new set)."""
         return set(_listed(self.four_list, color, self.n))
@@ -791,10 +914,10 @@ class Position(SearchPosition, ShapeBoard):
             return list(self.root_moves)
         s = self.side
         o = 3 - s
-        if self.fives[s]:
-            return [min(self.fives[s])]
-        if self.fives[o]:
-            return sorted(self.fives[o])
+        if self.five_count(s):
+            return [self.first_five(s)]
+        if self.five_count(o):
+            return sorted(_listed(self.five_list, o, self.n))
         if self.threatening(o):
             forced = self.fours(s) | self.fours(o)
             return sorted(forced)

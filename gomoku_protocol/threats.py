@@ -312,7 +312,12 @@ class ThreatSearch:
     def _push_fives(self, color: i64) -> None:
         """Push ``color``'s five points, lowest first (the order ``sorted`` gives them, with no list built)."""
         lo = self.sp
-        for f in self.board.fives[color]:
+        b = self.board
+        points = b.five_list
+        start, stop = pt.span(points, color, b.n)
+        k: i64
+        for k in range(start, stop):
+            f = points[k]
             self._push(f)
             stack = self.stack
             j = self.sp - 1
@@ -380,17 +385,52 @@ class ThreatSearch:
         too), as its line; a failure remembered, or no depth or budget left, as ``[]``; else None."""
         b = self.board
         a = b.side
-        if len(b.fives[a]):  # compiled, a set's length is a field read and its truth value a call
-            return [min(b.fives[a])]
+        if b.five_count(a):
+            return [b.first_five(a)]
+        return self._probe(memo, depth, gains, vct, b.key())
+
+    def _probe(self, memo: Memo, depth: int, gains: tuple[int, ...], vct: bool, key: i64) -> Optional[list[int]]:
+        """:meth:`_recall` of the position ``key``, in which the attacker, to move, has no five."""
         if depth <= 0 or self._out_of_budget():
             return []
-        key = b.key()
         won = memo.won(key)
         if won is None and vct:
             won = self.vcf_memo.won(key)
         if won is not None:
             return won
         return [] if memo.failed(key, self._context(gains, vct), depth) else None
+
+    def _reply(self, depth: int, gains: tuple[int, ...], r: i64, vct: bool) -> Optional[list[int]]:
+        """The attacker's VCF or (``vct``) VCT after the defender's stone on the empty point ``r``:
+        :meth:`_attack` after playing it, where the stone is played only if a search must follow
+        (a third of the defender's stones were played only to learn that the search was at its
+        depth limit or that the position was known). Not for renju, where a stone can be forbidden,
+        nor caro, where it can spoil the attacker's other fives: elsewhere those fives stay."""
+        b = self.board
+        a = 3 - b.side
+        fives = b.five_count(a)
+        if fives:
+            if b.count(a, r) & 15:
+                fives -= 1
+            if fives:
+                return [b.first_five_but(a, r)]
+        known = self._probe(self.vct_memo if vct else self.vcf_memo, depth, gains, vct, b.key_after(r))
+        if known is not None:
+            return known if known else None
+        b.make(r)
+        line = self._vct_node(depth, gains) if vct else self._vcf_node(depth, gains)
+        b.unmake()
+        return line
+
+    def _blocks(self, r: i64, threats: list[int]) -> bool:
+        """Whether the defender's stone on ``r`` leaves the attacker none of its open-four and
+        double-four points ``threats`` (all it has), seen from the tables without playing it."""
+        b = self.board
+        a = 3 - b.side
+        for p in threats:
+            if b.threat_after(a, p, r):
+                return False
+        return True
 
     def _context(self, gains: tuple[int, ...], vct: bool) -> i64:
         """The memo context of a failure under ``gains`` (a VCT's in the search's mode)."""
@@ -423,11 +463,21 @@ class ThreatSearch:
         a = b.side
         d = 3 - a
         lo = self.sp
-        if len(b.fives[d]):
+        if b.five_count(d):
             # The defender threatens five: only a block that is also a four keeps the attack going.
-            for f in b.fives[d]:
-                if b.makes_four(a, f):
-                    self._push(f)
+            # With two or more fives the order of the blocks matters only where one block can spoil
+            # the other five, under caro, and there it is the order of the set the board keeps.
+            if b.caro:
+                for f in b.five_sets[d]:
+                    if b.makes_four(a, f):
+                        self._push(f)
+            else:
+                points = b.five_list
+                start, stop = pt.span(points, d, b.n)
+                k: i64
+                for k in range(start, stop):
+                    if b.makes_four(a, points[k]):
+                        self._push(points[k])
         else:
             self._push_fours(a, lo, gains, True)
         return self._try(self.vcf_memo, depth, gains, lo, False)
@@ -460,8 +510,7 @@ class ThreatSearch:
     def _answer_four(self, depth: int, attacker: int, four: int, gains: tuple[int, ...]) -> Optional[list[int]]:
         """Defender to move after the attacker's four on ``four``: the attacker's win against every block."""
         b = self.board
-        fives = b.fives[attacker]
-        if not len(fives) or len(b.fives[3 - attacker]):
+        if not b.five_count(attacker) or b.five_count(3 - attacker):
             return None  # not a four after all, or the defender simply makes five
         chain = self._chain(gains, four, self.vcf_chain)
         best: Optional[list[int]] = None
@@ -469,12 +518,16 @@ class ThreatSearch:
         self._push_fives(attacker)
         hi = self.sp
         k: i64
+        quick = not b.renju and not b.caro
         for k in range(lo, hi):
             f = self.stack[k]
-            if not b.make(f):
-                continue  # renju: black may not block on a forbidden point
-            line = self._vcf(depth - 1, chain)
-            b.unmake()
+            if quick:
+                line = self._reply(depth - 1, chain, f, False)
+            else:
+                if not b.make(f):
+                    continue  # renju: black may not block on a forbidden point
+                line = self._vcf(depth - 1, chain)
+                b.unmake()
             self.sp = hi
             if line is None:
                 self.sp = lo
@@ -557,10 +610,10 @@ class ThreatSearch:
         b = self.board
         a = b.side
         d = 3 - a
-        if len(b.fives[d]):
+        if b.five_count(d):
             result: Optional[list[int]] = None
-            if len(b.fives[d]) == 1:
-                block = min(b.fives[d])
+            if b.five_count(d) == 1:
+                block = b.first_five(d)
                 if b.make(block):
                     # A forced block costs no depth (as in Pela's threat search): counted, every
                     # counter-four the defender holds pushed real wins past the depth limit. The
@@ -613,9 +666,9 @@ class ThreatSearch:
         """Defender to move after the attacker's threat on ``m`` in a VCT: the attacker's win, or None."""
         b = self.board
         d = b.side
-        if len(b.fives[d]):
+        if b.five_count(d):
             return None
-        if len(b.fives[3 - d]):
+        if b.five_count(3 - d):
             # a four: the gains since the last three go on
             chain = () if self.vct_chain <= 0 else gains + (m,) if gains else (m,)
             return self._defend(depth - 1, chain)
@@ -636,7 +689,7 @@ class ThreatSearch:
         if threat is not None:
             lo = self.sp
             self._spoilers(threat)
-            line = self._answers(depth, gains, lo, lo)
+            line = self._answers(depth, gains, lo, lo, [])
             self.sp = lo
         self.quiet_spent += self.nodes - start
         return line
@@ -686,11 +739,12 @@ class ThreatSearch:
         b = self.board
         d = b.side
         a = 3 - d
-        if len(b.fives[d]):
+        if b.five_count(d):
             return None
         lo = self.sp
         blocks = lo  # the replies below this are blocks, kept only if they remove every threat point
-        if len(b.fives[a]):
+        threats: list[int] = []
+        if b.five_count(a):
             self._push_fives(a)
         else:
             threats = self._threat_points(a)
@@ -709,26 +763,32 @@ class ThreatSearch:
                     self._push_ordered(lo, q, d)
             blocks = self.sp
             self._push_fours(d, blocks, (), True)
-        return self._answers(depth, gains, lo, blocks)
+        return self._answers(depth, gains, lo, blocks, threats)
 
-    def _answers(self, depth: int, gains: tuple[int, ...], lo: i64, blocks: i64) -> Optional[list[int]]:
+    def _answers(self, depth: int, gains: tuple[int, ...], lo: i64, blocks: i64, threats: list[int]) -> Optional[list[int]]:
         """Defender to move, his replies on the stack from ``lo`` up (those below ``blocks`` only
-        if they leave the attacker no open four or double four): the attacker's win against each
-        (the line after the first), else None."""
+        if they leave the attacker none of its open-four and double-four points ``threats``): the
+        attacker's win against each (the line after the first), else None."""
         b = self.board
         a = 3 - b.side
         hi = self.sp
+        quick = not b.renju and not b.caro
         best: Optional[list[int]] = None
         k: i64
         for k in range(lo, hi):
             r = self.stack[k] & POINT_MASK
-            if not b.make(r):
-                continue
-            if k < blocks and self._threatens(a):
+            if quick:
+                if b.cells[r] != EMPTY or (k < blocks and not self._blocks(r, threats)):
+                    continue
+                line = self._reply(depth, gains, r, True)
+            else:
+                if not b.make(r):
+                    continue
+                if k < blocks and self._threatens(a):
+                    b.unmake()
+                    continue
+                line = self._vct(depth, gains)
                 b.unmake()
-                continue
-            line = self._vct(depth, gains)
-            b.unmake()
             self.sp = hi
             if line is None:
                 return None
