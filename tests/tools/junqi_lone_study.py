@@ -17,7 +17,7 @@ from junqi_protocol.board import Board
 from junqi_protocol.evaluate import VALUE
 from junqi_protocol.match import read_record
 from junqi_protocol.record import Replayer, first_out, short_handed
-from junqi_protocol.rules import BOMB, ENGINEER, FLAG, LETTERS, MINE, RESULTS
+from junqi_protocol.rules import BOMB, ENGINEER, FLAG, LETTERS, MINE
 
 
 def army(board: Board, owner: list[int], kind: list[int], seat: int) -> str:
@@ -37,7 +37,7 @@ def study(path: str, lines: list[dict[str, Any]], us: str, every: int, captures:
     board = Board("4p")
     lone_team = board.team(board.letters.index(out[1]))
     pair = [s for s in range(4) if board.team(s) != lone_team]
-    lone = [s for s in range(4) if board.team(s) == lone_team and board.letters[s] != out[1]][0]
+    lone = next(s for s in range(4) if board.team(s) == lone_team and board.letters[s] != out[1])
     up = "us" if us in head["players"][board.letters[pair[0]]] else "they"
     print(f"{path} game {head['game']}: {out[1]} out at ply {out[0]} ({out[2]}); a seat up: {up} "
           f"({'+'.join(board.letters[s] for s in pair)} against {board.letters[lone]}): {fared[2]}"
