@@ -106,9 +106,10 @@ def test_a_marshal_trade_that_leaves_their_general_unanswered_costs_top():
 
 
 def _lone_flag_engine(extra_own):
-    """Four players: we (S) have a general on S04 and pieces of our own in the way; E has only its
-    flag on E51, its 司令's death having shown where; N and W are out. (In two-player games a side
-    without a move loses at once, so a lone flag there is no race.)"""
+    """Four players: we (S) have a general on S04 and pieces of our own in the way; E has its flag on
+    E51, its 司令's death having shown where, and a platoon in the camp W22, where it cannot be
+    attacked: a seat without a move is out (as the referee rules), so a flag alone is no race; N and
+    W are out."""
     board = Board("4p")
     engine = Player("search", 3)
     engine.new_game("4p", 0, Rules("4p", "nocapture=200"))
@@ -118,7 +119,7 @@ def _lone_flag_engine(extra_own):
     for p in range(board.size):
         if pos.owner[p] >= 0:
             pos.owner[p], pos.kind[p], pos.tag[p] = -1, -1, -1
-    place = [("E51", 1, -1), ("S04", 0, GENERAL)] + [(name, 0, MINE) for name in extra_own]
+    place = [("E51", 1, -1), ("S04", 0, GENERAL), ("W22", 1, PLATOON)] + [(name, 0, MINE) for name in extra_own]
     for name, seat, kind in place:
         p = board.point(name)
         pos.owner[p], pos.kind[p], pos.tag[p] = seat, kind, p
