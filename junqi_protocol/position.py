@@ -4,7 +4,10 @@ sampled deployment.
 Scores are from the side to move's team. Seats move S, E, N, W, which alternates the two teams,
 so team negamax works; a seat that is out still gets its turn as a forced pass, keeping the
 alternation. Capturing a flag puts its owner out (its pieces leave the board); the team with no
-seat left has lost. The no-capture limit ends the line: the side to move loses in the two-player
+seat left has lost. Once a seat is out, a seat left without a move is out too at its turn, as the
+referee rules (``nomoves``), so taking the lone army's last movers wins, and the material lead
+counts as a share of all the material on the board (:data:`TRADE`), so the side ahead gains by even
+trades. The no-capture limit ends the line: the side to move loses in the two-player
 game, a draw in the four-player game; nearing it in the two-player game, the evaluation presses
 the side that will be to move at the limit to attack, and in the four-player game, once a seat is
 out, it fades the score towards the draw's 0 (:data:`FADE`), so a team ahead captures before the
@@ -53,6 +56,12 @@ UNDO: Final = 12
 # it (4 players, dealt lineups, 0.5 s a move) 100 scored 80/140 (57 % ± 7) and 200 scored 29.5/60
 # (docs/results/junqi.md).
 TOP: Final = 100
+# Once a seat of the four is out, what a team's material lead is worth beyond itself, as a share of
+# all the material on the board: an even trade raises the share of the side ahead (two armies
+# against one trade their way through the lone army's guards to its flag), and the side behind
+# avoids them. Two against one from the start, the lead is 8690 to 4345, a share of 1/3 (+666); a
+# 旅长 for a 旅长 then adds 26, the two 司令 traded 68.
+TRADE: Final = 2000
 
 
 def _capture_order(att: int, dfn: int) -> int:
@@ -224,6 +233,10 @@ class Position(SearchPosition):
         st[top + 11] = self.winner
         if move == self.passmove:
             self.quiet += 1
+            if self.alive[seat] and self.seats == 4 and self.seat_out():
+                # A seat in play passes only for want of a move (moves()): the referee puts it out.
+                st[top + 10] = seat
+                self._knock_out(seat)
         else:
             frm = move // self.size
             to = move % self.size
@@ -319,9 +332,23 @@ class Position(SearchPosition):
         theirs = sum(self.counts[1 - team][k] for k in range(best[team]))
         return TOP * (ours - theirs)
 
+    def trade_score(self, team: int) -> int:
+        """:data:`TRADE` times ``team``'s material lead as a share of all the material on the board."""
+        ours = 0
+        theirs = 0
+        for k in range(12):
+            ours += self.counts[team][k] * VALUE[k]
+            theirs += self.counts[1 - team][k] * VALUE[k]
+        if ours + theirs <= 0:
+            return 0
+        share = TRADE * abs(ours - theirs) // (ours + theirs)
+        return share if ours >= theirs else -share
+
     def evaluate(self) -> int:
         team = self.team(self.turn)
         score = self.score_for(team) + self.top_score(team)
+        if self.seats == 4 and not self.nocapture_loses and self.seat_out():
+            score += self.trade_score(team)
         left = self.nocapture - self.quiet
         if self.nocapture_loses and left <= URGENT:
             # Who is to move when the limit strikes (and so loses) is fixed by parity: that side

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from engine_core.game import NO_SCORE
 from engine_core.timeman import MoveRequest
 from junqi_protocol.board import Board
 from junqi_protocol.player import Player
@@ -14,7 +15,7 @@ from junqi_protocol.seats import BuiltinSeat
 from junqi_protocol.lineups import deals
 from junqi_protocol.evaluate import piece_score
 from junqi_protocol.paths import distances
-from junqi_protocol.position import FADE, TOP, Position, zobrist_keys
+from junqi_protocol.position import FADE, TOP, TRADE, Position, zobrist_keys
 from junqi_protocol.record import Recorder, read_games, replay
 from junqi_protocol.worlds import LOSS, Scorer, exposure, threats
 from junqi_protocol.runner import Referee
@@ -105,9 +106,10 @@ def test_a_marshal_trade_that_leaves_their_general_unanswered_costs_top():
 
 
 def _lone_flag_engine(extra_own):
-    """Four players: we (S) have a general on S04 and pieces of our own in the way; E has only its
-    flag on E51, its 司令's death having shown where; N and W are out. (In two-player games a side
-    without a move loses at once, so a lone flag there is no race.)"""
+    """Four players: we (S) have a general on S04 and pieces of our own in the way; E has its flag on
+    E51, its 司令's death having shown where, and a platoon in the camp W22, where it cannot be
+    attacked: a seat without a move is out (as the referee rules), so a flag alone is no race; N and
+    W are out."""
     board = Board("4p")
     engine = Player("search", 3)
     engine.new_game("4p", 0, Rules("4p", "nocapture=200"))
@@ -117,7 +119,7 @@ def _lone_flag_engine(extra_own):
     for p in range(board.size):
         if pos.owner[p] >= 0:
             pos.owner[p], pos.kind[p], pos.tag[p] = -1, -1, -1
-    place = [("E51", 1, -1), ("S04", 0, GENERAL)] + [(name, 0, MINE) for name in extra_own]
+    place = [("E51", 1, -1), ("S04", 0, GENERAL), ("W22", 1, PLATOON)] + [(name, 0, MINE) for name in extra_own]
     for name, seat, kind in place:
         p = board.point(name)
         pos.owner[p], pos.kind[p], pos.tag[p] = seat, kind, p
@@ -180,11 +182,59 @@ def test_a_lead_fades_towards_the_four_player_no_capture_draw():
     behind = [_two_against_one(q, 1)[1].evaluate() for q in (0, 60, 69)]  # E to move: its loss fades too
     assert behind == [-scores[0], -scores[2], -scores[4]]
     level = _two_against_one(69)[1]
-    level.alive[3] = True  # two against two: as before, no fading
-    assert level.evaluate() == scores[0]
+    level.alive[3] = True  # two against two: as before, no fading (and no trade term)
+    assert level.evaluate() == scores[0] - _two_against_one(0)[1].trade_score(0) == level.score_for(0) + level.top_score(0)
     alone = _two_against_one(69)[1]
     alone.alive[2] = False  # one against one: fades as well
     assert alone.evaluate() == scores[4]
+
+
+def _lone_east(pieces, out=(3,)):
+    """Four players, the seats in ``out`` out; ``pieces`` as (point, seat, kind), each seat in play with its flag."""
+    board = Board("4p")
+    owner, kind = [-1] * board.size, [-1] * board.size
+    flags = [("S51", 0, FLAG), ("E51", 1, FLAG), ("N51", 2, FLAG), ("W51", 3, FLAG)]
+    for name, seat, k in [f for f in flags if f[1] not in out] + pieces:
+        owner[board.point(name)], kind[board.point(name)] = seat, k
+    alive = [s not in out for s in range(4)]
+    return board, Position(board, owner, kind, alive, 0, 0, 70, False, zobrist_keys(board))
+
+
+def test_once_a_seat_is_out_the_lone_seat_without_a_move_is_out_and_its_team_has_lost():
+    # W out; E's last mover, a platoon on E00, is S's for the taking; E keeps a mine and its flag.
+    board, pos = _lone_east([("S04", 0, GENERAL), ("E00", 1, PLATOON), ("E50", 1, MINE), ("N00", 2, PLATOON)])
+    pos.make(pos.move_of(board.point("S04"), board.point("E00")))
+    assert pos.turn == 1 and pos.moves() == [pos.passmove]
+    pos.make(pos.passmove)  # E cannot move: the referee's "nomoves" puts it out, and its team with it
+    assert not pos.alive[1] and pos.owner[board.point("E50")] < 0 and pos.rule_score(2) > 0
+    pos.unmake()
+    assert pos.alive[1] and pos.kind[board.point("E50")] == MINE and pos.winner < 0
+    pos.unmake()
+    # The search finds it: the general's capture wins at once.
+    roots = [(m // board.size, m % board.size) for m in pos.moves()]
+    values = Scorer().score(pos, roots, [[]] * len(roots), 2, float("inf"), float("inf"))
+    assert board.names[roots[values.index(max(values))][1]] == "E00" and max(values) > 10_000
+    # Four seats in play: a seat without a move passes as before and stays in the game.
+    board, pos = _lone_east([("S04", 0, GENERAL), ("E00", 1, PLATOON), ("N00", 2, PLATOON), ("W00", 3, PLATOON)], out=())
+    pos.make(pos.move_of(board.point("S04"), board.point("E00")))
+    pos.make(pos.passmove)
+    assert pos.alive[1] and pos.owner[board.point("E51")] == 1 and pos.rule_score(2) == NO_SCORE
+
+
+def test_once_a_seat_is_out_the_side_ahead_gains_by_an_even_trade():
+    pieces = [("S04", 0, BOMB), ("S00", 0, DIVISION), ("E00", 1, DIVISION), ("E02", 1, MARSHAL), ("N00", 2, MARSHAL),
+              ("N02", 2, GENERAL)]
+    board, pos = _lone_east(pieces)
+    ours, theirs = 330 + 250 + 600 + 450, 330 + 600
+    assert pos.trade_score(0) == TRADE * (ours - theirs) // (ours + theirs) == -pos.trade_score(1)
+    before = pos.evaluate() - pos.score_for(0) - pos.top_score(0)
+    assert before == pos.trade_score(0)
+    pos.make(pos.move_of(board.point("S00"), board.point("E00")))  # 师长 for 师长: both die
+    after = -(pos.evaluate() - pos.score_for(1) - pos.top_score(1))
+    assert after == TRADE * (ours - theirs) // (ours + theirs - 660) > before
+    # With the four seats in play there is no such term.
+    board, pos = _lone_east(pieces + [("W00", 3, PLATOON)], out=())
+    assert pos.evaluate() == pos.score_for(0) + pos.top_score(0)
 
 
 def test_the_side_ahead_gives_a_piece_rather_than_let_the_four_player_count_run_out():
