@@ -119,7 +119,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0}
 
 
 class SearchParams:
@@ -127,13 +127,16 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
         self.null_divisor = null_divisor
         self.lmr_base = lmr_base  # a late move is reduced int(lmr_base + ln(depth) * ln(move number) / lmr_divisor)
         self.lmr_divisor = lmr_divisor
+        # 1: a check is extended a ply only when its exchange does not lose material (the game's quiet_loses or
+        # capture_loses, asked of the board before the move); 0: every check is extended a ply.
+        self.check_see = check_see
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -149,11 +152,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -173,7 +176,8 @@ class SearchParams:
                 raise ValueError(f"{name} must be a{' whole' if whole else ''} number from {PARAM_FLOORS[name]} up, not {value!r}")
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
-                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"])
+                            int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
+                            int(values["check_see"]))
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -189,6 +193,7 @@ class Searcher:
         self.null_base: i64 = self.params.null_base
         self.null_divisor: i64 = self.params.null_divisor
         self.reductions = self.params.reductions()
+        self.check_see: bool = self.params.check_see != 0
         self.nodes = 0
         self.seldepth = 0
         self.stopped = False
@@ -487,7 +492,13 @@ class Searcher:
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            new_depth = depth if gives_check else depth - 1
+            extend = gives_check
+            if gives_check and self.check_see:
+                # The exchange is judged on the board before the move: taken back, asked, made again.
+                pos.unmake()
+                extend = not (pos.quiet_loses(m) if quiet else pos.capture_loses(m))
+                pos.make(m)
+            new_depth = depth if extend else depth - 1
             if legal == 1:
                 score = -self.search(pos, -beta, -alpha, new_depth, ply + 1, True)
             else:

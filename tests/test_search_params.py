@@ -28,10 +28,11 @@ def test_the_defaults_are_the_values_the_search_had_as_constants() -> None:
     assert (params.aspiration, params.futility, params.null_base, params.null_divisor) == (35, 70, 2, 4)
     old = [int(0.6 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.0) for d in range(64) for m in range(64)]
     assert list(params.reductions()) == old and REDUCTION_ROWS == 64
-    assert xiangqi.XIANGQI_SEARCH.describe() == params.describe()
+    assert params.check_see == 0  # every game extends every check, but xiangqi:
+    assert xiangqi.XIANGQI_SEARCH.describe() == params.changed("check_see=1").describe()
 
 
-@pytest.mark.parametrize("change", ["futility=0", "aspiration=5", "null_base=0", "lmr_divisor=0.5"])
+@pytest.mark.parametrize("change", ["futility=0", "aspiration=5", "null_base=0", "lmr_divisor=0.5", "check_see=1"])
 def test_each_parameter_is_read_by_the_search(change: str) -> None:
     assert nodes(SearchParams().changed(change))[1] != nodes(SearchParams())[1]
 
