@@ -192,7 +192,8 @@ class Player:
         if self.kind != "search":
             return ""
         p = self.planner
-        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
+        line = f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
+        return f"{line} dangers {len(p.found)} reweighed {int(p.reweighed)}" if p.found else line
 
 
 def capped(clock: Optional[MoveRequest], cap: int) -> MoveRequest:
