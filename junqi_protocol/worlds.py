@@ -22,6 +22,16 @@ the hidden enemy pieces that can reach it next move to take, instead of what the
 shows where its replies see that enemy move (a control variate: the mean over the worlds moves
 from the draws' luck to the beliefs' expectation), and is credited the same for the square it left.
 
+Weighted worlds (:func:`dangers`, issue 60 item 1): a danger to our 司令, 军长 or 师 from a hidden enemy
+piece one move from it (where it stands, or where a root move puts it) at a probability of 0.2 is in
+none of six plain worlds 26 % of the time, and then every line of the search thinks the piece safe.
+So :data:`PROPOSED` of each pass's worlds are drawn from a proposal instead: the beliefs given that
+the likeliest-missed such piece is of a kind that takes or trades ours (a bomb, an equal, a stronger
+piece), and every world counts with the weight prior/proposal (:func:`world_weights`, normalized over
+the worlds a move's values are averaged over), so a root move's value stays an estimate of its
+mean under the beliefs while the danger is in some world of every move with its true weight. With
+no such danger, or the proposal off, the worlds and their mean are the plain ones.
+
 With ``threads`` > 1 each deeper pass searches ``threads`` times as many worlds, shared out between
 this process and ``threads - 1`` worker processes (:class:`engine_core.pool.Pool`), each with its
 own transposition table: a pass takes about the time it takes one process, so more processes buy
