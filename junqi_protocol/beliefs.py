@@ -666,21 +666,16 @@ class Deployments:
             if got is not None:
                 self.samples.append(got)
 
-    def draw(self, seats: list[int], with_pairs: bool = True, forced: tuple[int, int] = (-1, ALL)) -> Optional[list[int]]:
+    def draw(self, seats: list[int], with_pairs: bool = True) -> Optional[list[int]]:
         """One deployment of ``seats``' armies (kind per starting point, -1 elsewhere), armies in
-        random order so a fight between two hidden armies constrains the one drawn second. With
-        ``forced`` (a tag and a kind mask) that piece is drawn among those kinds only: a draw from
-        the beliefs given that its kind is one of them (the weighted worlds' proposal)."""
+        random order so a fight between two hidden armies constrains the one drawn second."""
         b = self.beliefs
         sample = [-1] * b.board.size
         order = list(seats)
         self.rng.shuffle(order)
-        tag, kinds = forced
         for seat in order:
             tags = b.tags(seat)
             masks = [b.mask[t] & self._paired(sample, t) if with_pairs else b.mask[t] for t in tags]
-            if tag in tags:
-                masks[tags.index(tag)] &= kinds
             got = sample_army(masks, list(COUNTS), b.weights(seat), self.rng)
             if got is None:
                 return None

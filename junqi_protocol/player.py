@@ -192,8 +192,7 @@ class Player:
         if self.kind != "search":
             return ""
         p = self.planner
-        line = f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
-        return f"{line} dangers {len(p.found)} reweighed {int(p.reweighed)}" if p.found else line
+        return f"search depth {p.depth} nodes {p.nodes} budget {self.budget} ms used {p.used} ms movetime {self.limit} ms"
 
 
 def capped(clock: Optional[MoveRequest], cap: int) -> MoveRequest:

@@ -22,16 +22,6 @@ the hidden enemy pieces that can reach it next move to take, instead of what the
 shows where its replies see that enemy move (a control variate: the mean over the worlds moves
 from the draws' luck to the beliefs' expectation), and is credited the same for the square it left.
 
-Weighted worlds (:func:`dangers`, issue 60 item 1): a danger to our 司令, 军长 or 师 from a hidden enemy
-piece one move from it (where it stands, or where a root move puts it) at a probability of 0.2 is in
-none of six plain worlds 26 % of the time, and then every line of the search thinks the piece safe.
-So :data:`PROPOSED` of each pass's worlds are drawn from a proposal instead: the beliefs given that
-the likeliest-missed such piece is of a kind that takes or trades ours (a bomb, an equal, a stronger
-piece), and every world counts with the weight prior/proposal (:func:`world_weights`, normalized over
-the worlds a move's values are averaged over), so a root move's value stays an estimate of its
-mean under the beliefs while the danger is in some world of every move with its true weight. With
-no such danger, or the proposal off, the worlds and their mean are the plain ones.
-
 With ``threads`` > 1 each deeper pass searches ``threads`` times as many worlds, shared out between
 this process and ``threads - 1`` worker processes (:class:`engine_core.pool.Pool`), each with its
 own transposition table: a pass takes about the time it takes one process, so more processes buy
@@ -50,16 +40,13 @@ from engine_core.game import NO_SCORE
 from engine_core.pool import Pool
 from engine_core.search import Limits, Searcher
 from engine_core.tt import TransTable
-from librt.vecs import vec
-from mypy_extensions import i64
-
 from junqi_protocol.beliefs import KINDS, Deployments
 from junqi_protocol.board import Board
 from junqi_protocol.evaluate import attack_loss
 from junqi_protocol.game import Pieces, Rules
 from junqi_protocol.paths import attackers
 from junqi_protocol.position import Position, zobrist_keys
-from junqi_protocol.rules import BOMB, DIVISION, FLAG, GENERAL, KILLED, MARSHAL, MINE, combat
+from junqi_protocol.rules import FLAG, GENERAL, MARSHAL, combat
 
 WORLDS = 6  # worlds each process searches in every pass
 SAMPLES = 18  # deployments kept: the worlds, and more for the time a pass deeper cannot use
@@ -86,15 +73,6 @@ LOSS: list[list[int]] = [[attack_loss(att, dfn) for dfn in range(KINDS)] for att
 # enemy the top piece. Charging every kind scored 15/40 against the build without the charge
 # (docs/results/junqi.md): the static pass then shied every small piece from every hidden one.
 CHARGED: frozenset[int] = frozenset((MARSHAL, GENERAL))
-# Weighted worlds (:func:`dangers`, :func:`world_weights`): of each pass's WORLDS, this many are drawn
-# with a danger to one of our GUARDED pieces forced on a hidden enemy piece beside it (0: plain draws).
-PROPOSED = 2
-GUARDED: frozenset[int] = frozenset((MARSHAL, GENERAL, DIVISION))
-# The dangers' probabilities a proposal is for: a rarer one costs little, a likelier one plain draws show.
-RARE_LOW = 0.02
-RARE_HIGH = 0.5
-# A danger: a hidden enemy piece's tag, the kinds of it that take or trade our piece, their probability.
-Danger = tuple[int, int, float]
 
 
 def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance:
@@ -121,88 +99,6 @@ def chances(view: Pieces, deployments: Deployments, frm: int, to: int) -> Chance
         total = sum(p for p, _ in kinds)
         odds.append((total, [(p / total, kind) for p, kind in kinds]))
     return odds
-
-
-def dangers(view: Pieces, deployments: Deployments, seat: int, roots: Sequence[tuple[int, int]], most: int) -> list[Danger]:
-    """The ``most`` dangers to ``seat``'s :data:`GUARDED` pieces a few plain worlds are likeliest to
-    miss: a hidden enemy piece one move from such a piece, where it stands or where a root move puts
-    it, with the kinds that take or trade it (a bomb, an equal or a stronger piece) at a probability
-    between :data:`RARE_LOW` and :data:`RARE_HIGH`; ranked by what a bomb takes from our piece times
-    the chance that :data:`WORLDS` plain draws show the danger in none of them. One per enemy piece
-    (its most valuable target)."""
-    board = view.board
-    team = board.team(seat)
-    owner = list(view.owner)
-    here = vec[i64](owner)
-    targets: list[tuple[int, int, vec[i64]]] = []
-    for p in range(board.size):
-        if owner[p] == seat and view.kind[p] in GUARDED:
-            targets.append((p, view.kind[p], here))
-    for frm, to in roots:
-        if view.kind[frm] in GUARDED:
-            after = list(owner)
-            after[frm], after[to] = -1, seat
-            targets.append((to, view.kind[frm], vec[i64](after)))
-    found: dict[int, tuple[float, Danger]] = {}
-    for x, ours, occupied in targets:
-        if board.camp[x]:
-            continue
-        for q in set(attackers(board, occupied, x)):
-            o = owner[q]
-            if o < 0 or board.team(o) == team or view.kind[q] >= 0 or board.hq[q]:
-                continue
-            probs = deployments.probabilities(o, view.tag[q])
-            mask, chance = 0, 0.0
-            for k, pk in enumerate(probs):
-                if pk > 0.0 and k != MINE and k != FLAG and combat(k, ours) != KILLED:
-                    mask |= 1 << k
-                    chance += pk
-            if not RARE_LOW <= chance <= RARE_HIGH:
-                continue
-            stake = LOSS[BOMB][ours] * chance * (1.0 - chance) ** WORLDS
-            tag = view.tag[q]
-            if tag not in found or stake > found[tag][0]:
-                found[tag] = (stake, (tag, mask, chance))
-    ranked = sorted(found.values(), key=lambda e: (-e[0], e[1][0]))
-    return [d for _, d in ranked[:most]]
-
-
-def proposals(view: Pieces, deployments: Deployments, found: list[Danger], count: int) -> list[tuple[list[int], int]]:
-    """``count`` deployments drawn with the dangers ``found`` forced in turn (each a draw from the
-    beliefs given its danger), with the number of the danger each was drawn for."""
-    seats = deployments.beliefs.armies(view)
-    out: list[tuple[list[int], int]] = []
-    for i in range(count):
-        d = i % len(found)
-        tag, mask, _ = found[d]
-        for attempt in range(4):
-            got = deployments.draw(seats, attempt < 3, (tag, mask))
-            if got is not None:
-                out.append((got, d))
-                break
-    return out
-
-
-def shows(sample: list[int], found: list[Danger]) -> int:
-    """Which of the dangers ``found`` a deployment shows, as bits."""
-    return sum(1 << i for i, (tag, mask, _) in enumerate(found) if mask >> sample[tag] & 1)
-
-
-def world_weights(origins: list[int], members: list[int], probs: list[float]) -> list[float]:
-    """Each world's weight, the beliefs' probability of its deployment over the proposal's, up to one
-    factor for all: the worlds are a mixture of plain draws (origin -1) and draws given danger ``i``
-    (origin ``i``, of probability ``probs[i]``), in the shares they are counted in, so a world that
-    shows the dangers ``members`` (bits) was proposed with the density of the beliefs times
-    ``plain + sum(share_i / probs[i])`` over the dangers it shows (the balance heuristic: unbiased
-    whichever draw gave it).
-
-    >>> [round(w, 3) for w in world_weights([-1, -1, -1, -1, 0, 0], [0, 0, 0, 0, 1, 1], [0.2])]
-    [1.5, 1.5, 1.5, 1.5, 0.429, 0.429]
-    """
-    n = len(origins)
-    plain = sum(1 for o in origins if o < 0) / n
-    shares = [sum(1 for o in origins if o == i) / n / p for i, p in enumerate(probs)]
-    return [1.0 / (plain + sum(s for i, s in enumerate(shares) if m >> i & 1)) for m in members]
 
 
 def threats(view: Pieces, deployments: Deployments, seat: int) -> Threat:
@@ -399,11 +295,6 @@ class Planner:
         self.waited: float = 0.0  # seconds of the last move spent waiting for the workers
         self.max_depth: int = MAX_DEPTH
         self.exposure: bool = EXPOSURE  # charge moved pieces their :func:`exposure`
-        self.proposed: int = PROPOSED  # worlds of each pass drawn with a danger forced (:func:`dangers`)
-        self.found: list[Danger] = []  # this move's dangers
-        self.origin: list[int] = []  # per world: -1 a plain draw, else the danger it was drawn for
-        self.member: list[int] = []  # per world: the dangers it shows, as bits
-        self.reweighed: bool = False  # the weights chose another move than the plain mean would have
 
     def set_threads(self, threads: int) -> None:
         """Use ``threads`` processes from the next move on (the workers start then)."""
@@ -447,8 +338,7 @@ class Planner:
         if self.threads > 1 and self.pool is None:
             self.pool = Pool(self.threads - 1, Scorer)
         self.move += 1
-        samples = self.worlds_for(view, seat, roots, deployments)
-        specs = [(w, self.spec(view, sample, alive, seat, quiet, rules)) for w, sample in enumerate(samples)]
+        specs = [(w, self.spec(view, sample, alive, seat, quiet, rules)) for w, sample in enumerate(deployments.samples)]
         odds = [chances(view, deployments, frm, to) for frm, to in roots]
         threat = threats(view, deployments, seat) if self.exposure else []
         # The static pass, here: cheap, and the only pass whose first world may be cut short.
@@ -458,7 +348,7 @@ class Planner:
             best = partial
             roots = roots[:len(best)]
         else:
-            best = self.average(done, len(roots))
+            best = mean(done, len(roots))
             ranked = sorted(range(len(roots)), key=lambda i: -best[i])[:CANDIDATES]
             roots, odds = [roots[i] for i in ranked], [odds[i] for i in ranked]
             self.depth = 1
@@ -469,39 +359,6 @@ class Planner:
             return None
         top = max(best)
         return rng.choice([m for m, v in zip(roots, best) if v >= top - 1e-9])
-
-    def worlds_for(self, view: Pieces, seat: int, roots: list[tuple[int, int]], deployments: Deployments) -> list[list[int]]:
-        """The deployments to search as worlds, in order: the plain samples, with :attr:`proposed` of
-        the first pass's worlds drawn given this move's :func:`dangers` instead (none when there are
-        none or the proposal is off: then the samples as they are)."""
-        self.reweighed = False
-        self.found = dangers(view, deployments, seat, roots, self.proposed) if self.proposed > 0 else []
-        plain = deployments.samples
-        self.origin = [-1] * len(plain)
-        self.member = []
-        if not self.found:
-            return plain
-        drawn = proposals(view, deployments, self.found, self.proposed)
-        cut = max(0, self.worlds - len(drawn))
-        samples = plain[:cut] + [sample for sample, _ in drawn] + plain[cut:]
-        self.origin = [-1] * cut + [d for _, d in drawn] + [-1] * (len(plain) - cut)
-        self.member = [shows(sample, self.found) for sample in samples]
-        return samples
-
-    def average(self, done: list[tuple[int, list[float]]], moves: int) -> list[float]:
-        """Each root move's value over the worlds ``done``: their mean, or with dangers proposed the
-        mean weighted by :func:`world_weights` over these worlds (normalized)."""
-        plain = mean(done, moves)
-        if not self.found:
-            return plain
-        weights = world_weights([self.origin[w] for w, _ in done], [self.member[w] for w, _ in done], [p for _, _, p in self.found])
-        total = sum(weights)
-        out = [0.0] * moves
-        for (_, values), weight in zip(done, weights):
-            out = [t + weight * v for t, v in zip(out, values)]
-        out = [t / total for t in out]
-        self.reweighed = max(range(moves), key=lambda i: out[i]) != max(range(moves), key=lambda i: plain[i])
-        return out
 
     def deepen(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance],
                static: list[tuple[int, list[float]]], deadline: float, soft: float = math.inf, threat: Threat = ()) -> list[float]:
@@ -533,7 +390,7 @@ class Planner:
             growth = min(GROWTH_CAP, max(GROWTH, took / last)) if last > 0.0 else GROWTH
         if depth > 1 and time.perf_counter() < min(soft, deadline):
             values.update(self.share(specs[len(first):], roots, odds, depth, deadline, threat))
-        return self.average(sorted(values.items()), len(roots))
+        return mean(sorted(values.items()), len(roots))
 
     def share(self, specs: list[tuple[int, Spec]], roots: list[tuple[int, int]], odds: list[Chance], depth: int,
               deadline: float, threat: Threat = ()) -> list[tuple[int, list[float]]]:

@@ -14,7 +14,7 @@ from engine_core.matchcli import main as match_main
 from junqi_protocol.protocol import JunqiProtocol
 from test_junqi_protocol import LINEUP, Lines
 
-SEARCH_LINE = re.compile(r"^search depth \d+ nodes \d+ budget (\d+) ms used \d+ ms movetime (\d+) ms( dangers \d+ reweighed [01])?$")
+SEARCH_LINE = re.compile(r"^search depth \d+ nodes \d+ budget (\d+) ms used \d+ ms movetime (\d+) ms$")
 
 
 def searched(lines: list[str]) -> list[tuple[int, int]]:
