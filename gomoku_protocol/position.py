@@ -380,6 +380,7 @@ class Position(SearchPosition, ShapeBoard):
         n: i64 = self.n
         color: i64 = BLACK
         kind: i64
+        bits: i64  # machine words: as ints, the loop's numbers were tagged and checked at every use
         while color <= WHITE:
             if color == BLACK:
                 o = oc & LOW_COUNT
@@ -387,7 +388,10 @@ class Position(SearchPosition, ShapeBoard):
             else:
                 o = oc >> COUNT_SHIFT
                 c = nc >> COUNT_SHIFT
-            for kind in range(3 if (o ^ c) & THREATS else 0):  # fives (bits 0..3), fours (4..11), open threes (12..15)
+            if not (o ^ c) & THREATS:
+                color += 1
+                continue
+            for kind in range(3):  # the fives (bits 0..3), the fours (4..11), the open threes (12..15)
                 bits = 15 if kind == 0 else FOUR_BITS if kind == 1 else THREE_BITS
                 if ((o & bits) == 0) != ((c & bits) == 0):
                     if kind == 0:
