@@ -150,6 +150,26 @@ def line_key(cells: i64, t: i64) -> i64:
     return (w & 1023) | ((w >> 12) << 10)
 
 
+def _enlist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Add point ``i`` to ``color``'s list in ``points`` (see Position.four_list)."""
+    base = color * (n + 1)
+    k = points[base]
+    points[base + 1 + k] = i
+    points[base] = k + 1
+    at[color * n + i] = k
+
+
+def _delist(points: vec[i64], at: vec[i64], color: i64, n: i64, i: i64) -> None:
+    """Take point ``i`` out of ``color``'s list in ``points``: the last point takes its place."""
+    base = color * (n + 1)
+    k = at[color * n + i]
+    end = points[base] - 1
+    last = points[base + 1 + end]
+    points[base + 1 + k] = last
+    at[color * n + last] = k
+    points[base] = end
+
+
 def _listed(points: vec[i64], color: i64, n: i64) -> list[int]:
     """``color``'s points in one of the vector lists (Position.four_list, three_list), in the
     vector's order: the threat search filters and sorts them (sets built for it were a third of its time)."""
@@ -371,16 +391,13 @@ class Position(SearchPosition, ShapeBoard):
 
     def _recount(self, i: i64, oc: i64, nc: i64) -> None:
         """Point ``i``'s packed counters went from ``oc`` to ``nc``: keep each colour's fives, fours
-        and threes in step (a point joins or leaves a list only when its count there crosses zero).
+        and threes in step (a point joins or leaves them only when its count there crosses zero).
 
-        One update serves the three lists (the fives, the fours, the open threes, in that order a
-        colour), written out here rather than called: a call for each colour and each list cost a
-        fifth of make and unmake. A point joins at the end of its list and leaves it by taking the
-        last point into its place."""
+        The lists are changed here in place (:func:`_enlist` and :func:`_delist` written out), a call
+        for each colour and each list cost a fifth of make and unmake; the fives, a few in a
+        hundred of the changes, keep their call."""
         n: i64 = self.n
         color: i64 = BLACK
-        kind: i64
-        bits: i64  # machine words: as ints, the loop's numbers were tagged and checked at every use
         while color <= WHITE:
             if color == BLACK:
                 o = oc & LOW_COUNT
@@ -388,23 +405,14 @@ class Position(SearchPosition, ShapeBoard):
             else:
                 o = oc >> COUNT_SHIFT
                 c = nc >> COUNT_SHIFT
-            if not (o ^ c) & THREATS:
-                color += 1
-                continue
-            for kind in range(3):  # the fives (bits 0..3), the fours (4..11), the open threes (12..15)
-                bits = 15 if kind == 0 else FOUR_BITS if kind == 1 else THREE_BITS
-                if ((o & bits) == 0) != ((c & bits) == 0):
-                    if kind == 0:
-                        points = self.five_list
-                        at = self.five_at
-                    elif kind == 1:
-                        points = self.four_list
-                        at = self.four_at
-                    else:
-                        points = self.three_list
-                        at = self.three_at
+            if (o ^ c) & THREATS:
+                if ((o & 15) == 0) != ((c & 15) == 0):
+                    self._refive(color, i, (c & 15) != 0)
+                if ((o & FOUR_BITS) == 0) != ((c & FOUR_BITS) == 0):
+                    points = self.four_list
+                    at = self.four_at
                     base = color * (n + 1)
-                    if c & bits:
+                    if c & FOUR_BITS:
                         k = points[base]
                         points[base + 1 + k] = i
                         points[base] = k + 1
@@ -416,11 +424,22 @@ class Position(SearchPosition, ShapeBoard):
                         points[base + 1 + k] = last
                         at[color * n + last] = k
                         points[base] = end
-                    if kind == 0 and self.caro:
-                        if c & bits:
-                            self.five_sets[color].add(i)
-                        else:
-                            self.five_sets[color].discard(i)
+                if ((o & THREE_BITS) == 0) != ((c & THREE_BITS) == 0):
+                    points = self.three_list
+                    at = self.three_at
+                    base = color * (n + 1)
+                    if c & THREE_BITS:
+                        k = points[base]
+                        points[base + 1 + k] = i
+                        points[base] = k + 1
+                        at[color * n + i] = k
+                    else:
+                        k = at[color * n + i]
+                        end = points[base] - 1
+                        last = points[base + 1 + end]
+                        points[base + 1 + k] = last
+                        at[color * n + last] = k
+                        points[base] = end
             color += 1
 
     def _restore(self, i: i64) -> bool:
@@ -455,6 +474,17 @@ class Position(SearchPosition, ShapeBoard):
         self.defence2 = undo[e + 2]
         self.undo_top = mark
         return True
+
+    def _refive(self, color: i64, i: i64, five: bool) -> None:
+        """``color`` came to make five at ``i`` (``five``) or no longer does."""
+        if five:
+            _enlist(self.five_list, self.five_at, color, self.n, i)
+            if self.caro:
+                self.five_sets[color].add(i)
+        else:
+            _delist(self.five_list, self.five_at, color, self.n, i)
+            if self.caro:
+                self.five_sets[color].discard(i)
 
     def _pair(self, key: i64) -> i64:
         both = self.tables[BLACK].shape(key) | (self.tables[WHITE].shape(key) << 4)

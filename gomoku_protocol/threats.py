@@ -512,7 +512,7 @@ class ThreatSearch:
 
     def _fails_last(self, a: i64, m: i64) -> bool:
         """Whether the attacker's threat on ``m`` at a VCT's last depth fails, seen from the tables
-        without playing it (a fifth of the threat search's stones were these). Nothing is searched
+        without playing it (157,064 of the 564,425 stones the node tool's searches placed). Nothing is searched
         below it: the attacker wins only if every reply leaves it a five, or, after a three, if the
         defender has no reply at all. So a four that makes one five fails (its block leaves none:
         the attacker had no five before it), and so does a three while the defender keeps a four of
