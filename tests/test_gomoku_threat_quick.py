@@ -1,7 +1,8 @@
-"""The threat search's defender stones seen without playing them (gomoku_protocol/threats.py, ``_reply``
-and ``_blocks``; not on renju or caro boards): what the tables say a block leaves, and the key after a
-stone, must be what playing it gives, and the search must find the same lines in the same nodes as the
-search that plays every stone (the boards of renju and caro, which still play them, keep that path)."""
+"""The threat search's stones seen without playing them (gomoku_protocol/threats.py: the defender's in
+``_reply`` and ``_blocks``, the attacker's last-depth threats in ``_fails_last``; not on renju or caro
+boards): what the tables say a block leaves, the key after a stone and a last threat's failure must be
+what playing the stone gives, and the search must find the same lines in the same nodes as the search
+that plays every stone (the boards of renju and caro, which still play them, keep that path)."""
 
 import random
 
@@ -70,8 +71,33 @@ def test_the_five_other_than_a_point() -> None:
     assert b.fives[BLACK] == {g8, l8} and b.fives[WHITE] == set()
 
 
+def test_a_last_threat_seen_to_fail_from_the_tables_fails_when_played() -> None:
+    seen = {"four": [0, 0], "three": [0, 0]}  # candidates, and those the tables said fail
+    for rule in (0, 1):
+        for seed in range(30):
+            b = crowded(rule, seed)
+            ts = ThreatSearch(b)
+            for _ in range(2):
+                b.make_null()
+                a = b.side
+                if b.five_count(a) or b.five_count(3 - a):
+                    continue  # a VCT node has no five (the attacker's is a win, the defender's blocked first)
+                threes = [t for t in b.three_points(a) if not b.makes_four(a, t)]
+                for m in b.four_points(a) + threes:
+                    kind = "four" if b.makes_four(a, m) else "three"
+                    fails = ts._fails_last(a, m)
+                    assert b.make(m)
+                    played = ts._after_threat(1, (), m)
+                    b.unmake()
+                    assert not (fails and played is not None), (rule, seed, b.name(m))
+                    seen[kind][0] += 1
+                    seen[kind][1] += fails
+    for kind, (tried, failed) in seen.items():
+        assert tried > 50 and 0 < failed < tried, (kind, tried, failed)  # both answers were given
+
+
 def playing_search() -> type:
-    """The threat search that plays every defender stone (as renju and caro boards still do)."""
+    """The threat search that plays every stone (as renju and caro boards still do)."""
 
     class Played(ThreatSearch):
         def _reply(self, depth: int, gains: tuple[int, ...], r: int, vct: bool) -> object:
@@ -89,6 +115,9 @@ def playing_search() -> type:
             b.unmake()
             return holds
 
+        def _fails_last(self, a: int, m: int) -> bool:
+            return False
+
     return Played
 
 
@@ -103,9 +132,9 @@ def test_the_search_finds_the_same_lines_in_the_same_nodes_as_one_that_plays_eve
         for seed in range(12):
             b = crowded(rule, 100 + seed, 30)
             quick, played = ThreatSearch(b), played_search(b)
-            for depth in (3, 5):
-                line = quick.vct(depth, 600_000, 3000)
-                assert line == played.vct(depth, 600_000, 3000), (rule, seed, depth)
+            for depth, quiet in ((3, 0), (5, 0), (5, 1000)):
+                line = quick.vct(depth, 600_000, 3000, 0, quiet)
+                assert line == played.vct(depth, 600_000, 3000, 0, quiet), (rule, seed, depth, quiet)
                 assert quick.nodes == played.nodes and quick.stopped == played.stopped
                 if line is not None:
                     assert replays(b, line)
