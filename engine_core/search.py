@@ -119,8 +119,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0, "singular": 0,
-                                         "iir": 0, "razor": 0}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0, "razor": 0}
 
 
 class SearchParams:
@@ -128,8 +127,7 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0, singular: int = 0,
-                 iir: int = 0, razor: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0, razor: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
@@ -139,14 +137,6 @@ class SearchParams:
         # 1: a check is extended a ply only when its exchange does not lose material (the game's quiet_loses or
         # capture_loses, asked of the board before the move); 0: every check is extended a ply.
         self.check_see = check_see
-        # From this depth on (0: never), a hash move whose entry is a lower bound at most 3 plies shallower is
-        # searched alone against the rest: the node without it, at half the depth, against the hash score less
-        # 2 * depth. Failing low there, the hash move is extended a ply; failing high at or above beta (several
-        # moves refute), the node returns that bound (multi-cut).
-        self.singular = singular
-        # From this depth on (0: never), a node off the principal variation with no hash move is searched a ply
-        # shallower (internal iterative reduction: its first move is a guess, the tree is likely to be searched again).
-        self.iir = iir
         # 0: never; M: at depth 1 to 3 off the principal variation, a static score below alpha by more than M * depth
         # asks quiescence with a null window at alpha, and a score below alpha there is the node's (razoring).
         self.razor = razor
@@ -165,11 +155,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0 singular=0 iir=0 razor=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0 razor=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see, singular, iir, razor)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see, razor)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -190,8 +180,7 @@ class SearchParams:
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
                             int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
-                            int(values["check_see"]), int(values["singular"]), int(values["iir"]),
-                            int(values["razor"]))
+                            int(values["check_see"]), int(values["razor"]))
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -208,8 +197,6 @@ class Searcher:
         self.null_divisor: i64 = self.params.null_divisor
         self.reductions = self.params.reductions()
         self.check_see: bool = self.params.check_see != 0
-        self.singular: i64 = self.params.singular
-        self.iir: i64 = self.params.iir
         self.razor: i64 = self.params.razor
         self.nodes = 0
         self.seldepth = 0
@@ -222,7 +209,6 @@ class Searcher:
         self.counters = vec[i64]()  # the quiet move that last refuted each move
         self.late: list[int] = []  # the game's late move counts (SearchPosition.late_moves)
         self.played = vec[i64]([0] * (MAX_PLY + 2))  # the move made at each ply of the current line
-        self.excluded = vec[i64]([0] * (MAX_PLY + 2))  # the move a singular search leaves out at each ply, 0 none
         self.keys = [vec[i64]() for _ in range(MAX_PLY + 2)]  # each ply's order keys (Searcher._order), reused
         # The moves and orders of the node being ordered (Searcher._moves): a NativeMoves position's own vectors, or
         # the other positions' lists copied to ``unboxed``.
@@ -424,13 +410,10 @@ class Searcher:
         key = pos.key()
         tt_move: i64 = 0
         score: i64
-        # A singular search (SearchParams.singular) at this ply leaves a move out: the entry, of the whole node, neither
-        # ends it nor is overwritten by it.
-        excluded: i64 = self.excluded[ply]
         entry = self.tt.probe(key)
         if entry >= 0:
             tt_move = entry_move(entry)
-            if not pv_node and excluded == 0 and entry_depth(entry) >= depth:
+            if not pv_node and entry_depth(entry) >= depth:
                 score = score_from_tt(entry_score(entry), ply)
                 bound = entry_bound(entry)
                 if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
@@ -443,13 +426,13 @@ class Searcher:
             if depth <= 3 and static - self.futility * depth >= beta:
                 return static
             # Razoring: so far below alpha that only quiescence could bring it back; asked, and believed when it fails.
-            if self.razor > 0 and depth <= 3 and excluded == 0 and static + self.razor * depth < alpha:
+            if self.razor > 0 and depth <= 3 and static + self.razor * depth < alpha:
                 score = self.quiesce(pos, alpha - 1, alpha, ply, True)
                 if self.stopped:
                     return 0
                 if score < alpha:
                     return score
-        if static != NO_SCORE and null_ok and excluded == 0 and depth >= 2 and pos.null_ok():
+        if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()
                 self.played[ply] = 0
@@ -469,23 +452,6 @@ class Searcher:
             entry = self.tt.probe(key)
             if entry >= 0:
                 tt_move = entry_move(entry)
-        elif not pv_node and tt_move == 0 and 0 < self.iir <= depth:
-            depth -= 1
-        singular_move: i64 = 0
-        if (self.singular > 0 and depth >= self.singular and tt_move != 0 and excluded == 0 and entry >= 0
-                and entry_bound(entry) != UPPER and entry_depth(entry) >= depth - 3):
-            tt_score = score_from_tt(entry_score(entry), ply)
-            if -MATE_BOUND < tt_score < MATE_BOUND:
-                singular_beta = tt_score - 2 * depth
-                self.excluded[ply] = tt_move
-                score = self.search(pos, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False)
-                self.excluded[ply] = 0
-                if self.stopped:
-                    return 0
-                if score < singular_beta:
-                    singular_move = tt_move
-                elif singular_beta >= beta:
-                    return singular_beta
         counter = self.counters[self.played[ply - 1]]
         count = self._moves(pos, False)
         # Every key is made now, before the first move's subtree changes the history, into the ply's
@@ -512,8 +478,6 @@ class Searcher:
             else:
                 packed = pick(keys, n, count)
             m = packed & MOVE_MASK
-            if excluded != 0 and m == excluded:
-                continue
             prio = packed >> ORDER_SHIFT
             if prio == TT_MOVE_ORDER:
                 quiet = pos.capture_order(m) == 0
@@ -539,9 +503,8 @@ class Searcher:
             self.played[ply] = m
             legal += 1
             gives_check = pos.in_check()
-            singular = singular_move != 0 and m == singular_move
-            extend = gives_check or singular
-            if gives_check and self.check_see and not singular:
+            extend = gives_check
+            if gives_check and self.check_see:
                 # The exchange is judged on the board before the move: taken back, asked, made again.
                 pos.unmake()
                 extend = not (pos.quiet_loses(m) if quiet else pos.capture_loses(m))
@@ -583,10 +546,9 @@ class Searcher:
                 quiets[tried] = m
                 tried += 1
         if legal == 0:
-            return alpha if excluded != 0 else pos.no_move_score(ply)
-        if excluded == 0:
-            bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
-            self.tt.store(key, depth, bound, best, best_move, ply)
+            return pos.no_move_score(ply)
+        bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
+        self.tt.store(key, depth, bound, best, best_move, ply)
         return best
 
     def _reward(self, move: i64, ply: i64, depth: i64, quiets: vec[i64], tried: i64) -> None:

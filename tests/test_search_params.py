@@ -33,21 +33,9 @@ def test_the_defaults_are_the_values_the_search_had_as_constants() -> None:
 
 
 @pytest.mark.parametrize("change", ["futility=0", "aspiration=5", "null_base=0", "lmr_divisor=0.5", "check_see=1",
-                                    "singular=4", "iir=2", "razor=40"])
+                                    "razor=40"])
 def test_each_parameter_is_read_by_the_search(change: str) -> None:
     assert nodes(SearchParams().changed(change))[1] != nodes(SearchParams())[1]
-
-
-def test_a_singular_search_leaves_no_move_excluded_and_keeps_a_won_ending_won() -> None:
-    limits = Limits()
-    limits.depth = 6
-    searcher = Searcher(TransTable(8), SearchParams(check_see=1, singular=2))
-    searcher.think(Position.from_fen(MIDDLEGAME), limits)
-    assert list(searcher.excluded) == [0] * len(searcher.excluded)
-    # A rook against a bare king: the singular searches (at every depth from 2) that leave the hash move out must not
-    # make a node with no other move look lost or drawn.
-    rook_up = Position.from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
-    assert searcher.think(rook_up, limits)[0].score > 300
 
 
 def test_the_xiangqi_engine_reads_a_trial_from_the_environment_once(monkeypatch: pytest.MonkeyPatch,
