@@ -119,7 +119,7 @@ def _silent(depth: int, seldepth: int, index: int, score: int, nodes: int, ms: i
 # Each search parameter (SearchParams) by name, with the least value that makes sense (a null-move divisor of 0 would divide
 # by zero, a window or reductions' divisor of 0 never let a search finish).
 PARAM_FLOORS: Final[dict[str, float]] = {"aspiration": 1, "futility": 0, "null_base": 0, "null_divisor": 1,
-                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0, "razor": 0}
+                                         "lmr_base": 0, "lmr_divisor": 0.25, "check_see": 0}
 
 
 class SearchParams:
@@ -127,7 +127,7 @@ class SearchParams:
     the defaults are every game's values. Trials of each: docs/results/xiangqi.md."""
 
     def __init__(self, aspiration: int = 35, futility: int = 70, null_base: int = 2, null_divisor: int = 4,
-                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0, razor: int = 0) -> None:
+                 lmr_base: float = 0.6, lmr_divisor: float = 2.0, check_see: int = 0) -> None:
         self.aspiration = aspiration  # the root's first window, each side of the last score; widened 3 times on a fail
         self.futility = futility  # a ply's margin for futility and reverse futility, at depth 1 to 3
         self.null_base = null_base  # null move searches depth - 1 - (null_base + depth // null_divisor)
@@ -137,9 +137,6 @@ class SearchParams:
         # 1: a check is extended a ply only when its exchange does not lose material (the game's quiet_loses or
         # capture_loses, asked of the board before the move); 0: every check is extended a ply.
         self.check_see = check_see
-        # 0: never; M: at depth 1 to 3 off the principal variation, a static score below alpha by more than M * depth
-        # asks quiescence with a null window at alpha, and a score below alpha there is the node's (razoring).
-        self.razor = razor
 
     def reductions(self) -> vec[i64]:
         """The late move reductions, ``REDUCTION_ROWS`` by ``REDUCTION_ROWS``, at ``depth * REDUCTION_ROWS + move``.
@@ -155,11 +152,11 @@ class SearchParams:
         """These parameters with those ``text`` names changed: ``name=value`` words, separated by commas or spaces.
 
         >>> SearchParams().changed("futility=90, lmr_divisor=1.75").describe()
-        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0 razor=0'
+        'aspiration=35 futility=90 null_base=2 null_divisor=4 lmr_base=0.6 lmr_divisor=1.75 check_see=0'
         >>> SearchParams().changed("futile=90")
         Traceback (most recent call last):
         ...
-        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see, razor)
+        ValueError: no search parameter 'futile' (aspiration, futility, null_base, null_divisor, lmr_base, lmr_divisor, check_see)
         >>> SearchParams().changed("null_divisor=0")
         Traceback (most recent call last):
         ...
@@ -180,7 +177,7 @@ class SearchParams:
             values[name] = number
         return SearchParams(int(values["aspiration"]), int(values["futility"]), int(values["null_base"]),
                             int(values["null_divisor"]), values["lmr_base"], values["lmr_divisor"],
-                            int(values["check_see"]), int(values["razor"]))
+                            int(values["check_see"]))
 
     def describe(self) -> str:
         return " ".join(f"{name}={getattr(self, name)}" for name in PARAM_FLOORS)
@@ -197,7 +194,6 @@ class Searcher:
         self.null_divisor: i64 = self.params.null_divisor
         self.reductions = self.params.reductions()
         self.check_see: bool = self.params.check_see != 0
-        self.razor: i64 = self.params.razor
         self.nodes = 0
         self.seldepth = 0
         self.stopped = False
@@ -425,13 +421,6 @@ class Searcher:
             # Reverse futility: so far above beta that a shallow search will not bring it back.
             if depth <= 3 and static - self.futility * depth >= beta:
                 return static
-            # Razoring: so far below alpha that only quiescence could bring it back; asked, and believed when it fails.
-            if self.razor > 0 and depth <= 3 and static + self.razor * depth < alpha:
-                score = self.quiesce(pos, alpha - 1, alpha, ply, True)
-                if self.stopped:
-                    return 0
-                if score < alpha:
-                    return score
         if static != NO_SCORE and null_ok and depth >= 2 and pos.null_ok():
             if static >= beta:
                 pos.make_null()

@@ -32,8 +32,7 @@ def test_the_defaults_are_the_values_the_search_had_as_constants() -> None:
     assert xiangqi.XIANGQI_SEARCH.describe() == params.changed("check_see=1").describe()
 
 
-@pytest.mark.parametrize("change", ["futility=0", "aspiration=5", "null_base=0", "lmr_divisor=0.5", "check_see=1",
-                                    "razor=40"])
+@pytest.mark.parametrize("change", ["futility=0", "aspiration=5", "null_base=0", "lmr_divisor=0.5", "check_see=1"])
 def test_each_parameter_is_read_by_the_search(change: str) -> None:
     assert nodes(SearchParams().changed(change))[1] != nodes(SearchParams())[1]
 
